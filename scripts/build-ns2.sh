@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Build the patched ns-2.35: unpack the verified pristine tarball, apply ns2-patches/series
+# in order (no fuzz), configure against Debian's Tcl/otcl/tclcl, make the 'ns' target.
+# Usage: scripts/build-ns2.sh TARBALL BUILD_DIR OUT_BINARY [JOBS]
+# The tree is unpacked anew each time (a patch edit can never leave stale files behind);
+# ccache, when installed, makes the rebuild of unchanged files nearly free.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+tarball=$1 build=$2 out=$3 jobs=${4:-2}
+case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
+. <(grep -E '^[a-z0-9]+=' "$here/ns2-patches/SOURCE")
+got=$(sha256sum "$tarball" | cut -d' ' -f1)
+[ "$got" = "$sha256" ] || { echo "build-ns2: $tarball does not match ns2-patches/SOURCE" >&2; exit 1; }
+
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
+src="$build/ns-2.35"
+rm -rf "$src"
+echo "build-ns2: unpacking $(basename "$tarball")"
+tar -xJf "$tarball" -C "$build"
+[ -d "$src" ] || { echo "build-ns2: tarball has no ns-2.35/ folder" >&2; exit 1; }
+
+while read -r p; do
+  case "$p" in ''|'#'*) continue ;; esac
+  echo "build-ns2: applying $p"
+  if ! patch -d "$src" -p1 --fuzz=0 --no-backup-if-mismatch --forward --quiet < "$here/ns2-patches/$p"; then
+    echo "build-ns2: patch $p does not apply cleanly (fuzz 0) to the tree as patched so far" >&2
+    exit 1
+  fi
+done < "$here/ns2-patches/series"
+
+"$here/scripts/ns2-prefix.sh" "$build/prefix"
+P="$build/prefix"
+if [ -d /usr/lib/ccache ]; then
+  export PATH="/usr/lib/ccache:$PATH" CCACHE_BASEDIR="$build" CCACHE_NOHASHDIR=1
+  echo "build-ns2: using ccache"
+fi
+cd "$src"
+echo "build-ns2: configure"
+./configure --with-tcl="$P/tcl" --with-tcl-ver=8.6 --with-tk="$P/tk" --with-tk-ver=8.6 \
+  --with-otcl="$P/otcl" --with-tclcl="$P/tclcl" > "$build/configure.log" 2>&1 \
+  || { tail -20 "$build/configure.log" >&2; echo "build-ns2: configure failed (log: $build/configure.log)" >&2; exit 1; }
+grep -q '^CCOPT.*-O2' Makefile || { echo "build-ns2: configure did not enable -O2" >&2; exit 1; }
+echo "build-ns2: make -j$jobs ns"
+make -j"$jobs" ns > "$build/make.log" 2>&1 \
+  || { grep -E 'error|Error' "$build/make.log" | head -20 >&2; echo "build-ns2: make failed (log: $build/make.log)" >&2; exit 1; }
+mkdir -p "$(dirname "$out")"
+cp ns "$out.tmp"
+mv "$out.tmp" "$out"
+echo "build-ns2: built $out ($(sha256sum "$out" | cut -c1-12))"
