@@ -1,0 +1,60 @@
+# The two entry points (see README.md):
+#   make        set up, build ns, run the pipeline at the configured fidelity -> paper/report.pdf
+#   make test   set up, build ns, run every test, build the smoke report
+# Also: make setup | make ns | make diff | make smoke | make bench | make lint | make clean
+SHELL := /bin/bash
+VENV  := .venv
+PY    := $(VENV)/bin/python
+SMK   := $(VENV)/bin/snakemake
+CORES ?= all
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+
+.PHONY: all setup ns report diff smoke test test-python test-tcl test-ns2-validation \
+        test-dag lint bench clean
+
+all: report
+
+setup:
+	@scripts/setup.sh
+
+ns: setup
+	$(SMK) --cores $(CORES) build_ns
+
+report: setup
+	$(SMK) --cores $(CORES)
+	@echo "report: paper/report.pdf"
+
+diff: setup
+	$(SMK) --cores $(CORES) --quiet rules diff
+
+smoke: setup
+	$(SMK) --cores $(CORES) --config fidelity=smoke
+
+lint: setup
+	$(VENV)/bin/ruff check analysis tests
+	$(VENV)/bin/ruff format --check analysis tests
+
+test-python: ns
+	$(PY) -m pytest -q
+
+test-tcl: ns
+	tcl/tests/run.sh build/ns2/bin/ns
+
+test-ns2-validation: ns
+	scripts/ns2-validate.sh build/ns2/bin/ns build/ns2/ns-2.35 $(NS2_SUITES)
+
+# the DAG of every fidelity builds (nothing runs)
+test-dag: setup
+	$(SMK) -n --quiet --config fidelity=quick > /dev/null
+	$(SMK) -n --quiet --config fidelity=paper > /dev/null
+	@echo "test-dag: quick and paper DAGs build"
+
+test: lint test-python test-tcl test-ns2-validation test-dag smoke
+	@echo "make test: all passed"
+
+bench: ns
+	bench/ns-speed.sh build/ns2/bin/ns
+
+clean:
+	rm -rf results paper/generated paper/report.pdf figures/*/*.pdf figures/*/*.png .snakemake
+	cd paper && latexmk -C report.tex >/dev/null 2>&1 || true

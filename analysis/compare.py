@@ -1,0 +1,301 @@
+"""Compare regenerated numbers with the published ones (config/originals/<paper>.yaml).
+
+One function computes the verdicts; the same rows feed the console table, the LaTeX
+tables of the report and ``paper/generated/diff.csv`` (columns
+``paper,key,source,published,regenerated,unit,tolerance,verdict``, verdict one of
+``ok``, ``off``, ``missing``).
+
+Regenerated numbers come from ``numbers-*.csv`` files (columns ``key,value``) that the
+analysis steps write under ``paper/generated/<paper>/``.
+
+Usage::
+
+    python -m analysis.compare --originals config/originals --numbers paper/generated \
+        [--csv paper/generated/diff.csv] [--tex-dir paper/generated] [--quiet]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+DIFF_COLUMNS = [
+    "paper",
+    "key",
+    "source",
+    "published",
+    "regenerated",
+    "unit",
+    "tolerance",
+    "verdict",
+]
+VERDICTS = ("ok", "off", "missing")
+
+
+@dataclass(frozen=True)
+class Published:
+    paper: str
+    key: str
+    published: object
+    unit: str
+    source: str
+    kind: str
+    tolerance: dict[str, float]
+
+    def tolerance_text(self) -> str:
+        if self.kind == "bool":
+            return "exact"
+        ((how, amount),) = self.tolerance.items()
+        return f"{how} {amount:g}"
+
+    def allowance(self, reference: float) -> float:
+        if self.kind == "bool":
+            return 0.0
+        if "abs" in self.tolerance:
+            return float(self.tolerance["abs"])
+        return float(self.tolerance["rel"]) * abs(reference)
+
+
+@dataclass(frozen=True)
+class Row:
+    paper: str
+    key: str
+    source: str
+    published: str
+    regenerated: str
+    unit: str
+    tolerance: str
+    verdict: str
+
+    def as_list(self) -> list[str]:
+        return [getattr(self, c) for c in DIFF_COLUMNS]
+
+
+def load_originals(path: Path) -> list[Published]:
+    doc = yaml.safe_load(path.read_text())
+    paper = doc["paper"]
+    out = []
+    for e in doc.get("numbers", []):
+        out.append(
+            Published(
+                paper=paper,
+                key=e["key"],
+                published=e["published"],
+                unit=str(e.get("unit", "")),
+                source=str(e.get("source", "")),
+                kind=e.get("kind", "value"),
+                tolerance=dict(e.get("tolerance", {})),
+            )
+        )
+    return out
+
+
+def load_numbers(paths: Iterable[Path]) -> dict[tuple[str, str], str]:
+    """{(paper, key): value text} from numbers-*.csv files under paper folders."""
+    values: dict[tuple[str, str], str] = {}
+    for p in paths:
+        paper = p.parent.name
+        with p.open() as fh:
+            for rec in csv.DictReader(fh):
+                k = (paper, rec["key"])
+                if k in values:
+                    raise ValueError(f"{p}: number '{rec['key']}' is written twice")
+                values[k] = rec["value"]
+    return values
+
+
+def _as_bool(text: str) -> bool:
+    t = text.strip().lower()
+    if t in ("true", "1", "yes"):
+        return True
+    if t in ("false", "0", "no"):
+        return False
+    raise ValueError(f"'{text}' is not a boolean")
+
+
+def verdict(pub: Published, regenerated: str | None) -> str:
+    """ok / off / missing for one published number."""
+    if regenerated is None or regenerated == "" or regenerated.lower() == "nan":
+        return "missing"
+    if pub.kind == "bool":
+        return "ok" if _as_bool(regenerated) == bool(pub.published) else "off"
+    x = float(regenerated)
+    if math.isnan(x):
+        return "missing"
+    if pub.kind == "range":
+        lo, hi = (float(v) for v in pub.published)  # type: ignore[union-attr]
+        tol_lo, tol_hi = pub.allowance(lo), pub.allowance(hi)
+        return "ok" if lo - tol_lo <= x <= hi + tol_hi else "off"
+    ref = float(pub.published)  # type: ignore[arg-type]
+    tol = pub.allowance(ref)
+    if pub.kind == "lower_bound":
+        return "ok" if x >= ref - tol else "off"
+    if pub.kind == "upper_bound":
+        return "ok" if x <= ref + tol else "off"
+    return "ok" if abs(x - ref) <= tol else "off"
+
+
+def _fmt_published(pub: Published) -> str:
+    v = pub.published
+    if pub.kind == "range":
+        return f"[{v[0]:g}, {v[1]:g}]"  # type: ignore[index]
+    if pub.kind == "lower_bound":
+        return f">{v:g}"
+    if pub.kind == "upper_bound":
+        return f"<{v:g}"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return f"{v:g}" if isinstance(v, (int, float)) else str(v)
+
+
+def _fmt_regen(text: str | None) -> str:
+    if text is None:
+        return ""
+    try:
+        x = float(text)
+    except ValueError:
+        return text
+    return f"{x:.6g}"
+
+
+def diff_rows(originals: Iterable[Published], numbers: dict[tuple[str, str], str]) -> list[Row]:
+    rows = []
+    for pub in originals:
+        reg = numbers.get((pub.paper, pub.key))
+        rows.append(
+            Row(
+                paper=pub.paper,
+                key=pub.key,
+                source=pub.source,
+                published=_fmt_published(pub),
+                regenerated=_fmt_regen(reg),
+                unit=pub.unit,
+                tolerance=pub.tolerance_text(),
+                verdict=verdict(pub, reg),
+            )
+        )
+    return rows
+
+
+def unknown_numbers(
+    originals: Iterable[Published], numbers: dict[tuple[str, str], str]
+) -> list[tuple[str, str]]:
+    """Regenerated keys that match no published number (a typo in an analysis step)."""
+    known = {(p.paper, p.key) for p in originals}
+    return sorted(k for k in numbers if k not in known)
+
+
+def write_csv(rows: Sequence[Row], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(DIFF_COLUMNS)
+        for r in rows:
+            w.writerow(r.as_list())
+
+
+def console_table(rows: Sequence[Row]) -> str:
+    cols = ["paper", "key", "published", "regenerated", "unit", "tolerance", "verdict"]
+    table = [cols] + [[getattr(r, c) for c in cols] for r in rows]
+    widths = [max(len(str(line[i])) for line in table) for i in range(len(cols))]
+    lines = [
+        "  ".join(str(v).ljust(w) for v, w in zip(line, widths, strict=True)) for line in table
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    counts = {v: sum(r.verdict == v for r in rows) for v in VERDICTS}
+    lines.append("")
+    lines.append("diff: " + ", ".join(f"{counts[v]} {v}" for v in VERDICTS))
+    return "\n".join(lines)
+
+
+def tex_escape(s: str) -> str:
+    repl = {
+        "\\": r"\textbackslash{}",
+        "&": r"\&",
+        "%": r"\%",
+        "$": r"\$",
+        "#": r"\#",
+        "_": r"\_",
+        "{": r"\{",
+        "}": r"\}",
+        "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}",
+        "<": r"\textless{}",
+        ">": r"\textgreater{}",
+    }
+    return "".join(repl.get(c, c) for c in s)
+
+
+def tex_table(rows: Sequence[Row]) -> str:
+    """A longtable of one paper's rows."""
+    mark = {"ok": r"\textsc{ok}", "off": r"\textbf{off}", "missing": r"\textit{missing}"}
+    out = [
+        r"\begin{longtable}{@{}p{0.36\linewidth}rrlll@{}}",
+        r"\toprule",
+        r"key & published & regenerated & unit & tolerance & verdict \\",
+        r"\midrule\endhead",
+    ]
+    for r in rows:
+        cells = [r.key, r.published, r.regenerated, r.unit, r.tolerance]
+        out.append(" & ".join(tex_escape(c) for c in cells) + f" & {mark[r.verdict]} \\\\")
+    out += [r"\bottomrule", r"\end{longtable}", ""]
+    return "\n".join(out)
+
+
+def tex_macros(originals: Iterable[Published], numbers: dict[tuple[str, str], str]) -> str:
+    """\\regen{paper}{key} and \\published{paper}{key} values for the report text."""
+    out = []
+    for pub in originals:
+        reg = _fmt_regen(numbers.get((pub.paper, pub.key))) or "--"
+        cs = f"{pub.paper}@{pub.key}"
+        out.append(f"\\expandafter\\def\\csname ccrpub@{cs}\\endcsname{{{_fmt_published(pub)}}}")
+        out.append(f"\\expandafter\\def\\csname ccrreg@{cs}\\endcsname{{{tex_escape(reg)}}}")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="diff regenerated numbers against the papers")
+    ap.add_argument("--originals", type=Path, default=Path("config/originals"))
+    ap.add_argument("--numbers", type=Path, default=Path("paper/generated"))
+    ap.add_argument("--csv", type=Path)
+    ap.add_argument("--tex-dir", type=Path)
+    ap.add_argument("--paper", action="append", help="only these papers (repeatable)")
+    ap.add_argument("--quiet", action="store_true", help="no console table, only the counts")
+    a = ap.parse_args(argv)
+    originals: list[Published] = []
+    for f in sorted(a.originals.glob("*.yaml")):
+        if a.paper and f.stem not in a.paper:
+            continue
+        originals += load_originals(f)
+    numbers = load_numbers(sorted(a.numbers.glob("*/numbers-*.csv")))
+    unknown = unknown_numbers(originals, numbers)
+    if unknown:
+        print(
+            "compare: regenerated numbers with no published counterpart: "
+            + ", ".join(f"{p}:{k}" for p, k in unknown),
+            file=sys.stderr,
+        )
+        return 2
+    rows = diff_rows(originals, numbers)
+    if a.csv:
+        write_csv(rows, a.csv)
+    if a.tex_dir:
+        for paper in sorted({r.paper for r in rows}):
+            d = a.tex_dir / paper
+            d.mkdir(parents=True, exist_ok=True)
+            (d / "diff.tex").write_text(tex_table([r for r in rows if r.paper == paper]))
+        (a.tex_dir / "numbers.tex").write_text(tex_macros(originals, numbers))
+    text = console_table(rows)
+    print(text.splitlines()[-1] if a.quiet else text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

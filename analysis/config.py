@@ -1,0 +1,223 @@
+"""The configuration: structure check, parameter resolution, the run list.
+
+The structure is checked against ``config/schema/config.schema.yaml``; each run's
+parameters are then checked against the parameter declarations (``ccr::param NAME TYPE
+HELP``) of the Tcl script that will run them, so an unknown key, a wrong type or an
+impossible value stops the workflow before any simulation, with one message naming the
+key and what is allowed.
+
+Parameters of a run, later ones winning: the paper's ``parameters`` (defaults with
+provenance), the experiment's ``set``, the fidelity level's ``set``, the sweep point, and
+``seed``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import shlex
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = ROOT / "config" / "schema" / "config.schema.yaml"
+PAPERS = ("akella2002", "gao", "tang", "misra", "floyd1991")
+
+
+class ConfigError(ValueError):
+    """A configuration that must not run; the message names the key."""
+
+
+@dataclass(frozen=True)
+class TclParam:
+    name: str
+    type: tuple[str, ...]
+    help: str
+
+
+@dataclass(frozen=True)
+class Run:
+    paper: str
+    experiment: str
+    run_id: str
+    point: dict = field(hash=False)
+    seed: int = 1
+    params: dict = field(hash=False, default_factory=dict)
+
+
+def _path_text(path: list) -> str:
+    return ".".join(str(p) for p in path) or "(top level)"
+
+
+def check_structure(config: dict) -> None:
+    """Validate against the JSON schema; raise ConfigError naming the first bad key."""
+    schema = yaml.safe_load(SCHEMA.read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(config), key=lambda e: (len(e.path), list(e.path)))
+    if not errors:
+        return
+    e = errors[0]
+    where = _path_text(list(e.absolute_path))
+    if e.validator == "additionalProperties":
+        allowed = sorted(e.schema.get("properties", {}))
+        extra = sorted(set(e.instance) - set(allowed)) if isinstance(e.instance, dict) else []
+        hint = f"; allowed keys: {', '.join(allowed)}" if allowed else ""
+        raise ConfigError(f"config: unknown key {', '.join(extra)} under '{where}'{hint}")
+    if e.validator == "enum":
+        raise ConfigError(
+            f"config: '{where}' = {e.instance!r} is not allowed; allowed values: "
+            + ", ".join(repr(v) for v in e.validator_value)
+        )
+    raise ConfigError(f"config: '{where}': {e.message}")
+
+
+def tcl_script(paper: str, family: str) -> Path:
+    return ROOT / "tcl" / paper / f"{family}.tcl"
+
+
+_PARAM_RE = re.compile(r"^\s*ccr::param\s+(\S+)\s+(\{[^}]*\}|\S+)\s+(.*)$")
+
+
+@cache
+def tcl_params(script: Path) -> dict[str, TclParam]:
+    """The parameters a Tcl experiment declares (plus seed/out/ns_id of the library)."""
+    if not script.is_file():
+        raise ConfigError(f"config: experiment script {script.relative_to(ROOT)} does not exist")
+    out: dict[str, TclParam] = {}
+    lib = sorted((ROOT / "tcl" / "lib").glob("*.tcl"))
+    for line in "\n".join(p.read_text() for p in [*lib, script]).splitlines():
+        m = _PARAM_RE.match(line)
+        if m:
+            name, typ, hlp = m.groups()
+            words = tuple(shlex.split(typ.strip("{}")))
+            out[name] = TclParam(name, words, hlp.strip().strip('"{}'))
+    return out
+
+
+def _type_ok(t: tuple[str, ...], v: object) -> tuple[bool, str]:
+    kind = t[0]
+    num = isinstance(v, (int, float)) and not isinstance(v, bool)
+    integer = isinstance(v, int) and not isinstance(v, bool)
+    checks = {
+        "int": (integer, "an integer"),
+        "posint": (integer and v > 0, "an integer > 0"),  # type: ignore[operator]
+        "number": (num, "a number"),
+        "nonneg": (num and v >= 0, "a number >= 0"),  # type: ignore[operator]
+        "posnum": (num and v > 0, "a number > 0"),  # type: ignore[operator]
+        "prob": (num and 0 <= v <= 1, "a number in [0, 1]"),  # type: ignore[operator]
+        "bool": (isinstance(v, bool), "true or false"),
+        "enum": (v in t[1:], "one of: " + ", ".join(t[1:])),
+        "string": (isinstance(v, str), "a string"),
+    }
+    if kind not in checks:
+        raise ConfigError(f"Tcl parameter type '{kind}' is unknown to analysis/config.py")
+    return checks[kind]
+
+
+def check_params(
+    paper: str, experiment: str, family: str, params: dict, origin: dict | None = None
+) -> None:
+    """Check one run's parameters against the Tcl declarations. ``origin`` maps a key to
+    the config path its value came from, for the message."""
+    spec = tcl_params(tcl_script(paper, family))
+    reserved = {"out", "ns_id"}
+    for k, v in params.items():
+        where = (origin or {}).get(k, f"{paper}.experiments.{experiment}")
+        if k in reserved:
+            raise ConfigError(f"config: '{where}': '{k}' is set by the workflow, not the config")
+        if k not in spec:
+            raise ConfigError(
+                f"config: unknown parameter '{k}' at '{where}' (known to "
+                f"tcl/{paper}/{family}.tcl: {', '.join(sorted(set(spec) - reserved))})"
+            )
+        ok, want = _type_ok(spec[k].type, v)
+        if not ok:
+            raise ConfigError(f"config: '{where}' = {v!r}: must be {want}")
+    missing = sorted(set(spec) - reserved - set(params))
+    if missing:
+        raise ConfigError(
+            f"config: '{paper}.experiments.{experiment}': missing parameter(s) "
+            + ", ".join(missing)
+        )
+
+
+def run_id(point: dict, seed: int) -> str:
+    parts = [f"{k}{v}" for k, v in point.items()]
+    return "_".join([*parts, f"s{seed}"])
+
+
+def runs(config: dict, paper: str, experiment: str, fidelity: str | None = None) -> list[Run]:
+    """Every run of one experiment at a fidelity, parameters resolved and checked."""
+    fid = fidelity or config["fidelity"]
+    pconf = config[paper]
+    exp = pconf["experiments"][experiment]
+    level = exp["fidelity"][fid]
+    e = f"{paper}.experiments.{experiment}"
+    base = {k: p["value"] for k, p in pconf["parameters"].items()}
+    origin = {k: f"{paper}.parameters.{k}" for k in base}
+    for path, values in (
+        (f"{e}.set", exp.get("set", {})),
+        (f"{e}.fidelity.{fid}.set", level.get("set", {})),
+    ):
+        base.update(values)
+        origin.update({k: f"{path}.{k}" for k in values})
+    origin.update({k: f"{e}.fidelity.{fid}.sweep.{k}" for k in level.get("sweep", {})})
+    spec = tcl_params(tcl_script(paper, exp["family"]))
+    paper_defaults = set(pconf["parameters"])
+    sweep = level.get("sweep", {})
+    names = list(sweep)
+    out = []
+    for values in itertools.product(*(sweep[k] for k in names)):
+        point = dict(zip(names, values, strict=True))
+        for seed in level["seeds"]:
+            # paper-wide defaults go to the families that declare them; the experiment's
+            # own values, the sweep point and the seed are checked whatever they name
+            params = {k: v for k, v in base.items() if k in spec or k not in paper_defaults}
+            params.update(point)
+            params["seed"] = seed
+            check_params(paper, experiment, exp["family"], params, origin)
+            out.append(Run(paper, experiment, run_id(point, seed), point, seed, params))
+    return out
+
+
+def validate(config: dict) -> None:
+    """Everything checkable before a run, for every fidelity level (not just the chosen one)."""
+    check_structure(config)
+    for paper in PAPERS:
+        if paper not in config:
+            continue
+        families = {e["family"] for e in config[paper]["experiments"].values()}
+        used = set().union(*(tcl_params(tcl_script(paper, f)) for f in families))
+        for k in config[paper]["parameters"]:
+            if k not in used:
+                raise ConfigError(
+                    f"config: unknown parameter '{k}' in '{paper}.parameters' (no experiment "
+                    f"script of {paper} declares it)"
+                )
+        for experiment in config[paper]["experiments"]:
+            for fid in ("smoke", "quick", "paper"):
+                rs = runs(config, paper, experiment, fid)
+                ids = [r.run_id for r in rs]
+                if len(set(ids)) != len(ids):
+                    raise ConfigError(f"config: '{paper}.experiments.{experiment}': duplicate runs")
+
+
+def assumed(config: dict, paper: str) -> list[tuple[str, object, str, str]]:
+    """(name, value, status, reason) of every parameter the paper does not state."""
+    return [
+        (k, p["value"], p["status"], p.get("reason", ""))
+        for k, p in config[paper]["parameters"].items()
+        if p["status"] != "stated"
+    ]
+
+
+def load(paths: list[Path]) -> dict:
+    """Merge YAML files (later keys win at the top level), as Snakemake's configfile does."""
+    config: dict = {}
+    for p in paths:
+        config.update(yaml.safe_load(p.read_text()) or {})
+    return config

@@ -1,0 +1,25 @@
+"""Regenerated numbers: the files analysis steps write for analysis.compare."""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Mapping
+from pathlib import Path
+
+
+def write_numbers(numbers: Mapping[str, float | bool], path: Path) -> None:
+    """Write ``key,value`` rows (sorted by key; NaN written as empty = missing)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["key", "value"])
+        for k in sorted(numbers):
+            v = numbers[k]
+            if isinstance(v, bool):
+                text = "true" if v else "false"
+            elif v is None or (isinstance(v, float) and math.isnan(v)):
+                text = ""
+            else:
+                text = f"{float(v):.10g}"
+            w.writerow([k, text])

@@ -1,0 +1,40 @@
+"""Statistics shared by every paper: confidence intervals from scipy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+
+@dataclass(frozen=True)
+class Interval:
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2.0
+
+
+def mean_ci(values: np.typing.ArrayLike, level: float = 0.95) -> Interval:
+    """Student-t confidence interval of the mean. One sample: an interval of zero width."""
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        raise ValueError("mean_ci: no values")
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"mean_ci: level must be in (0, 1), got {level}")
+    m = float(x.mean())
+    if x.size == 1:
+        return Interval(m, m, m, 1)
+    sem = float(x.std(ddof=1)) / np.sqrt(x.size)
+    h = float(stats.t.ppf(0.5 + level / 2.0, x.size - 1)) * sem
+    return Interval(m, m - h, m + h, int(x.size))
+
+
+def intervals_overlap(a: Interval, b: Interval) -> bool:
+    """True when two confidence intervals share at least one point."""
+    return a.low <= b.high and b.low <= a.high

@@ -1,0 +1,62 @@
+# The diff against the papers and the LaTeX report.
+ORIGINALS = [f"config/originals/{p}.yaml" for p in PAPERS]
+NUMBERS = [f for p in PAPERS for f in REPORT_PARTS.get(p, []) if "/numbers-" in f]
+
+
+rule diff_tables:
+    input:
+        originals=ORIGINALS,
+        numbers=NUMBERS,
+        code="analysis/compare.py",
+    output:
+        csv="paper/generated/diff.csv",
+        txt="paper/generated/diff.txt",
+        macros="paper/generated/numbers.tex",
+        tex=expand("paper/generated/{paper}/diff.tex", paper=PAPERS),
+    params:
+        papers=" ".join(f"--paper {p}" for p in PAPERS),
+    shell:
+        "python -m analysis.compare {params.papers} --csv {output.csv} "
+        "--tex-dir paper/generated > {output.txt} && tail -1 {output.txt}"
+
+
+rule diff:
+    """Print the diff of regenerated against published numbers (snakemake diff)."""
+    input:
+        "paper/generated/diff.txt",
+    shell:
+        "cat {input}"
+
+
+rule report_parts:
+    input:
+        diff="paper/generated/diff.csv",
+        nsid=NS_ID,
+        config=["config/config.yaml", *sorted(str(p) for p in Path("config/experiments").glob("*.yaml"))],
+        code="analysis/report.py",
+    output:
+        "paper/generated/build.tex",
+        "paper/generated/deviations.tex",
+        "paper/generated/papers.tex",
+        expand("paper/generated/{paper}/assumptions.tex", paper=PAPERS),
+    params:
+        papers=" ".join(PAPERS),
+    shell:
+        "python -m analysis.report --fidelity {FIDELITY} --ns-id {input.nsid} "
+        "--diff {input.diff} --out paper/generated {params.papers}"
+
+
+rule report:
+    input:
+        tex="paper/report.tex",
+        sections=[f"paper/sections/{p}.tex" for p in PAPERS],
+        parts=[f for p in PAPERS for f in REPORT_PARTS.get(p, [])],
+        generated=rules.report_parts.output,
+        diff=rules.diff_tables.output,
+    output:
+        "paper/report.pdf",
+    log:
+        "paper/generated/latexmk.log",
+    shell:
+        "latexmk -pdf -interaction=nonstopmode -halt-on-error -cd paper/report.tex > {log} 2>&1 "
+        "|| {{ grep -A5 '^!' paper/report.log >&2; exit 1; }}"

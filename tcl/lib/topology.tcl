@@ -1,0 +1,103 @@
+# topology.tcl -- links, gateways and TCP flows, defined once for every experiment.
+
+# ccr::duplex A B BW DELAY QTYPE LIMIT -- a duplex link with LIMIT packets of buffer in
+# both directions. QTYPE is an ns-2 Queue class name (DropTail, RED, ...).
+proc ccr::duplex {a b bw delay qtype limit} {
+    set ns $::ccr::ns_
+    $ns duplex-link $a $b $bw $delay $qtype
+    $ns queue-limit $a $b $limit
+    $ns queue-limit $b $a $limit
+}
+
+# ccr::simplex A B BW DELAY QTYPE LIMIT -- one direction only.
+proc ccr::simplex {a b bw delay qtype limit} {
+    set ns $::ccr::ns_
+    $ns simplex-link $a $b $bw $delay $qtype
+    $ns queue-limit $a $b $limit
+}
+
+# The queue object of link A -> B.
+proc ccr::queue {a b} {
+    return [[$::ccr::ns_ link $a $b] queue]
+}
+
+# ccr::set_knobs OBJ {knob value ...} -- set bound variables explicitly.
+proc ccr::set_knobs {obj knobs} {
+    foreach {k v} $knobs {
+        $obj set $k $v
+    }
+}
+
+# Gateway disciplines by name. ccr::gateway_class NAME -> the ns-2 class for duplex-link;
+# ccr::gateway_setup QUEUE NAME KNOBS configures the queue after the link exists.
+#   droptail   : Queue/DropTail
+#   red        : Queue/RED in packets, every knob explicit (ns-2.35 defaults differ from
+#                older releases: bytes_, automatic thresholds, q_weight_ -1, gentle_)
+#   randomdrop : Queue/RED that never drops early (thresholds above the buffer) and, when
+#                full, enqueues the arrival and drops a packet chosen uniformly among all
+#                queued ones (drop_rand_) -- Random Drop as in Floyd 1991 / Mankin.
+proc ccr::gateway_class {name} {
+    switch -- $name {
+        droptail   { return DropTail }
+        red        { return RED }
+        randomdrop { return RED }
+        default    { ccr::_fail "unknown gateway discipline '$name' (droptail, red, randomdrop)" }
+    }
+}
+
+# KNOBS for red: thresh maxthresh q_weight linterm (1/max_p) wait gentle drop_rand mean_pktsize
+proc ccr::gateway_setup {q name knobs} {
+    switch -- $name {
+        droptail { }
+        red {
+            array set k $knobs
+            foreach need {thresh maxthresh q_weight linterm wait gentle drop_rand mean_pktsize} {
+                if {![info exists k($need)]} { ccr::_fail "internal: red knob '$need' missing" }
+            }
+            ccr::require {$k(thresh) < $k(maxthresh)} \
+                "RED thresholds: min ($k(thresh)) must be below max ($k(maxthresh))"
+            ccr::set_knobs $q [list bytes_ false queue_in_bytes_ false \
+                thresh_ $k(thresh) maxthresh_ $k(maxthresh) q_weight_ $k(q_weight) \
+                linterm_ $k(linterm) use_mark_p_ false wait_ $k(wait) gentle_ $k(gentle) \
+                setbit_ false drop_tail_ [expr {$k(drop_rand) ? false : true}] \
+                drop_front_ false drop_rand_ $k(drop_rand) adaptive_ 0 cautious_ 0 \
+                mean_pktsize_ $k(mean_pktsize) summarystats_ false]
+        }
+        randomdrop {
+            ccr::set_knobs $q {bytes_ false queue_in_bytes_ false thresh_ 1e9 maxthresh_ 2e9
+                q_weight_ 0.002 linterm_ 10 use_mark_p_ false wait_ false gentle_ false
+                setbit_ false drop_tail_ false drop_front_ false drop_rand_ true adaptive_ 0
+                cautious_ 0 summarystats_ false}
+        }
+        default { ccr::_fail "unknown gateway discipline '$name'" }
+    }
+}
+
+# TCP variants by name: sender class and sink class.
+proc ccr::tcp_classes {variant} {
+    switch -- $variant {
+        tahoe   { return {Agent/TCP Agent/TCPSink} }
+        reno    { return {Agent/TCP/Reno Agent/TCPSink} }
+        newreno { return {Agent/TCP/Newreno Agent/TCPSink} }
+        sack    { return {Agent/TCP/Sack1 Agent/TCPSink/Sack1} }
+        default { ccr::_fail "unknown TCP variant '$variant' (tahoe, reno, newreno, sack)" }
+    }
+}
+
+# ccr::tcp_flow SRC DST VARIANT FID KNOBS -- an FTP over TCP from node SRC to node DST
+# with flow id FID; KNOBS are sender bound variables (window_, packetSize_, ...).
+# Returns {tcp sink ftp}.
+proc ccr::tcp_flow {src dst variant fid knobs} {
+    set ns $::ccr::ns_
+    lassign [ccr::tcp_classes $variant] tcls scls
+    set tcp [new $tcls]
+    set sink [new $scls]
+    $tcp set fid_ $fid
+    ccr::set_knobs $tcp $knobs
+    $ns attach-agent $src $tcp
+    $ns attach-agent $dst $sink
+    $ns connect $tcp $sink
+    set ftp [new Application/FTP]
+    $ftp attach-agent $tcp
+    return [list $tcp $sink $ftp]
+}
