@@ -2,6 +2,8 @@
 # Build the patched ns-2.35: unpack the verified pristine tarball, apply ns2-patches/series
 # in order (no fuzz), configure against Debian's Tcl/otcl/tclcl, make the 'ns' target.
 # Usage: scripts/build-ns2.sh TARBALL BUILD_DIR OUT_BINARY [JOBS]
+#   NS2_SERIES=FILE  use another series file (default ns2-patches/series; patch names in it
+#                    are relative to ns2-patches/) -- for trying a patch before adding it
 # The tree is unpacked anew each time (a patch edit can never leave stale files behind);
 # ccache, when installed, makes the rebuild of unchanged files nearly free.
 set -euo pipefail
@@ -27,7 +29,7 @@ while read -r p; do
     echo "build-ns2: patch $p does not apply cleanly (fuzz 0) to the tree as patched so far" >&2
     exit 1
   fi
-done < "$here/ns2-patches/series"
+done < "${NS2_SERIES:-$here/ns2-patches/series}"
 
 "$here/scripts/ns2-prefix.sh" "$build/prefix"
 P="$build/prefix"
