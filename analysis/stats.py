@@ -23,8 +23,10 @@ class Interval:
 def mean_ci(values: np.typing.ArrayLike, level: float = 0.95) -> Interval:
     """Student-t confidence interval of the mean. One sample: an interval of zero width."""
     x = np.asarray(values, dtype=float)
-    if x.size == 0:
-        raise ValueError("mean_ci: no values")
+    if x.ndim != 1 or x.size == 0:
+        raise ValueError("mean_ci: needs a non-empty list of values")
+    if not np.all(np.isfinite(x)):
+        raise ValueError("mean_ci: values must be finite")
     if not 0.0 < level < 1.0:
         raise ValueError(f"mean_ci: level must be in (0, 1), got {level}")
     m = float(x.mean())

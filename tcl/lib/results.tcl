@@ -75,7 +75,10 @@ proc ccr::finish {script results} {
     puts $ch "  \"complete\": true,"
     puts $ch "  \"script\": [ccr::_json_value $script],"
     puts $ch "  \"ns\": [ccr::_json_object $ns_info 2],"
-    puts $ch "  \"params\": [ccr::_json_object [ccr::params] 2],"
+    # every parameter but out= (where the summary is): same config and seed, same bytes
+    set echoed {}
+    foreach {k v} [ccr::params] { if {$k ne "out"} { lappend echoed $k $v } }
+    puts $ch "  \"params\": [ccr::_json_object $echoed 2],"
     puts $ch "  \"tables\": \[[join [lmap n $names {ccr::_json_value $n}] {, }]\],"
     puts $ch "  \"results\": [ccr::_json_object $results 2],"
     puts $ch "  \"sim_time_s\": [$::ccr::ns_ now]"

@@ -1,0 +1,80 @@
+import csv
+from pathlib import Path
+
+import pytest
+
+from analysis import compare
+from analysis.compare import Published
+
+
+def pub(kind: str, published: object, tol: dict | None = None) -> Published:
+    return Published("floyd1991", "k", published, "u", "Sec 1", kind, tol or {})
+
+
+@pytest.mark.parametrize(
+    ("kind", "published", "tol", "value", "expect"),
+    [
+        ("value", 100, {"rel": 0.1}, "110", "ok"),  # |110-100| = 10 <= 10
+        ("value", 100, {"rel": 0.1}, "110.5", "off"),
+        ("value", -2, {"rel": 0.5}, "-1", "ok"),  # allowance uses |published|
+        ("value", 0.5, {"abs": 0.001}, "0.4995", "ok"),
+        ("value", 0.5, {"abs": 0.001}, "0.502", "off"),
+        ("lower_bound", 5000, {"rel": 0.1}, "4500", "ok"),
+        ("lower_bound", 5000, {"rel": 0.1}, "4499", "off"),
+        ("lower_bound", 5000, {"rel": 0.1}, "90000", "ok"),
+        ("upper_bound", 10, {"abs": 1}, "11", "ok"),
+        ("upper_bound", 10, {"abs": 1}, "11.5", "off"),
+        ("range", [11, 25], {"abs": 1}, "10", "ok"),
+        ("range", [11, 25], {"abs": 1}, "26.5", "off"),
+        ("bool", True, None, "true", "ok"),
+        ("bool", True, None, "false", "off"),
+        ("value", 1, {"abs": 0}, "", "missing"),
+        ("value", 1, {"abs": 0}, None, "missing"),
+        ("value", 1, {"abs": 0}, "nan", "missing"),
+    ],
+)
+def test_verdict(kind: str, published: object, tol: dict, value: str | None, expect: str) -> None:
+    assert compare.verdict(pub(kind, published, tol), value) == expect
+
+
+def test_rows_csv_and_unknown_keys(tmp_path: Path) -> None:
+    originals = [
+        Published("floyd1991", "a", 24, "packets", "Sec 4", "value", {"abs": 1}),
+        Published("floyd1991", "b", 5000, "packets", "Sec 4", "lower_bound", {"rel": 0.1}),
+    ]
+    numbers = {("floyd1991", "a"): "24", ("floyd1991", "zzz"): "1"}
+    rows = compare.diff_rows(originals, numbers)
+    assert [r.verdict for r in rows] == ["ok", "missing"]
+    assert rows[1].published == ">5000"
+    assert compare.unknown_numbers(originals, numbers) == [("floyd1991", "zzz")]
+    out = tmp_path / "diff.csv"
+    compare.write_csv(rows, out)
+    with out.open() as fh:
+        recs = list(csv.DictReader(fh))
+    assert list(recs[0]) == compare.DIFF_COLUMNS
+    assert recs[0]["tolerance"] == "abs 1" and recs[1]["regenerated"] == ""
+    assert compare.console_table(rows).splitlines()[-1] == "diff: 1 ok, 0 off, 1 missing"
+
+
+def test_load_numbers_rejects_duplicates(tmp_path: Path) -> None:
+    d = tmp_path / "floyd1991"
+    d.mkdir()
+    (d / "numbers-a.csv").write_text("key,value\nx,1\n")
+    (d / "numbers-b.csv").write_text("key,value\nx,2\n")
+    with pytest.raises(ValueError, match="twice"):
+        compare.load_numbers(sorted(d.glob("*.csv")))
+
+
+def test_tex_escape() -> None:
+    assert compare.tex_escape("a_b & 5% #1 >2") == r"a\_b \& 5\% \#1 \textgreater{}2"
+
+
+def test_real_originals_pass_against_themselves(root: Path) -> None:
+    """Each published number, fed back as the regenerated one, is ok (tolerances sane)."""
+    for f in sorted((root / "config" / "originals").glob("*.yaml")):
+        for p in compare.load_originals(f):
+            v = p.published
+            if p.kind == "range":
+                v = v[0]  # type: ignore[index]
+            text = ("true" if v else "false") if isinstance(v, bool) else str(v)
+            assert compare.verdict(p, text) == "ok", (f.name, p.key)
