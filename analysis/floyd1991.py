@@ -12,9 +12,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from analysis import nsio
+from analysis.models import floyd1991 as models
 from analysis.numbers import write_numbers
 
 
@@ -87,15 +89,194 @@ def fig02(run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict[str, float]]:
     return tidy, numbers
 
 
+# Figures 3-8: which analytical share the paper draws as the solid line.
+ANALYSIS = {
+    "fig03": ("Cor 6", lambda n: models.cor6_share(n)),
+    "fig04": ("Cor 7, Increase-by-One", lambda n: models.cor7_increase_by_one(n)),
+    "fig05": ("Cor 7, Increase-by-One", lambda n: models.cor7_increase_by_one(n)),
+    "fig06": ("Claim 1", lambda n: models.claim1_share(n)),
+    "fig07": ("Cor 7, Constant-Rate", lambda n: models.cor7_constant_rate(n)),
+    "fig08": ("Cor 7, Constant-Rate", lambda n: models.cor7_constant_rate(n)),
+}
+# Figures 9-12 reuse the runs of these figures.
+RATIO_SOURCE = {"fig09": "fig06", "fig10": "fig07", "fig11": "fig08", "fig12": "fig08"}
+
+
+def throughput(run_dirs: Sequence[Path], figure: str) -> pd.DataFrame:
+    """Figures 3-8: per-period throughput (% of M) of connections 0 and 1, and per n the
+    analytical line p(n) x measured mean total (conn 0 + conn 1), conn 1 = (1 - p) x total
+    (the paper's scaling, stated for Fig 6; catalog F9)."""
+    t = period_throughput(run_dirs)
+    t = t[t["conn"].isin([0, 1])].copy()
+    total = t.groupby(["n", "seed", "period"])["pct"].sum().groupby("n").mean()
+    p = pd.Series([float(ANALYSIS[figure][1](n)) for n in total.index], index=total.index)
+    t["analysis_pct"] = [
+        (p[n] if c == 0 else 1.0 - p[n]) * total[n] for n, c in zip(t["n"], t["conn"], strict=True)
+    ]
+    return t
+
+
+def gateway_shares(run_dirs: Sequence[Path]) -> pd.DataFrame:
+    """Figures 9-12: per run, congested gateway g and 50-s period, connection 0's share of
+    the throughput s_t = t0/(t0 + tg) and of the drops s_d = d0/(d0 + dg) (departures and
+    drops at gateway g), and their ratio. Periods without drops have no ratio (NaN)."""
+    frames = []
+    for d in run_dirs:
+        summary, tables = nsio.read_run(d)
+        g = tables["gateways"].sort_values(["gw", "conn", "period"]).copy()
+        for col in ("departures", "drops"):
+            g[col] = g.groupby(["gw", "conn"])[col].diff().fillna(g[col])
+        g["who"] = (g["conn"] == 0).map({True: "c0", False: "cx"})
+        w = g.pivot_table(index=["period", "gw"], columns="who", values=["departures", "drops"])
+        w.columns = [f"{a}_{b}" for a, b in w.columns]
+        w = w.reset_index()
+        w["s_t"] = w["departures_c0"] / (w["departures_c0"] + w["departures_cx"])
+        dsum = w["drops_c0"] + w["drops_cx"]
+        w["s_d"] = (w["drops_c0"] / dsum).where(dsum >= 1)
+        w["ratio"] = (w["s_d"] / w["s_t"]).where((dsum >= 1) & (w["s_t"] > 0))
+        w["drops"] = dsum
+        w["n"] = summary["params"]["n"]
+        w["seed"] = summary["params"]["seed"]
+        frames.append(w)
+    return pd.concat(frames, ignore_index=True).sort_values(["n", "seed", "gw", "period"])
+
+
+def first_period_packets(t: pd.DataFrame, n: int) -> float:
+    """Connection 0's packets delivered in the first period for n gateways (seed mean)."""
+    s = t[(t["conn"] == 0) & (t["period"] == 1) & (t["n"] == n)]["delivered"]
+    return float(s.mean()) if len(s) else float("nan")
+
+
+def config_facts(run_dirs: Sequence[Path]) -> dict[str, float]:
+    """The stated simulation facts as the runs actually used them (echoed parameters)."""
+    p = nsio.read_summary(run_dirs[0])["params"]
+    ns = [nsio.read_summary(d)["params"]["n"] for d in run_dirs]
+    return {
+        "sim.data_packet_size": p["pkt_size"],
+        "sim.ack_packet_size": p["ack_size"],
+        "sim.max_queue": p["gw_buffer"],
+        "sim.red_min_avg_queue": p["red_thresh"],
+        "sim.red_max_avg_queue": p["red_maxthresh"],
+        "sim.constant_rate_a": p["window_const"],
+        "sim.run_length": p["duration"],
+        "sim.period_length": p["period"],
+        "topo.bottleneck_rate": p["gw_bw"] / 1e6,
+        "topo.inter_gateway_delay": p["gw_delay"] * 1e3,
+        "topo.access_link.rate_mbps": p["access_bw"] / 1e6,
+        "topo.access_link.delay_ms": p["access_delay"] * 1e3,
+        "sim.n_min": min(ns),
+        "sim.n_max": max(ns),
+    }
+
+
+def analyse(figure: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict[str, float]]:
+    """Tidy table and regenerated numbers of one figure."""
+    numbers: dict[str, float] = {}
+    if figure == "fig02":
+        tidy, numbers = fig02(run_dirs)
+        facts = config_facts(run_dirs)
+        numbers.update(facts)
+        return tidy, numbers
+    if figure in ANALYSIS:
+        tidy = throughput(run_dirs, figure)
+        key = {"fig05": "fig5", "fig06": "fig6"}.get(figure)
+        if key:
+            numbers[f"{key}.packets_first_50s_n5"] = first_period_packets(tidy, 5)
+        if figure == "fig05":
+            numbers["sim.droptail_random_delay_b"] = (
+                1e3 * nsio.read_summary(run_dirs[0])["params"]["overhead"]
+            )
+        return tidy, numbers
+    if figure in RATIO_SOURCE:
+        tidy = gateway_shares(run_dirs)
+        per_n = tidy.groupby("n")["ratio"].mean()
+        if figure == "fig09":
+            numbers["fig9.avg_ratio"] = float(per_n.mean())
+            numbers["sec4_5.drops_per_gateway_per_50s"] = float(tidy["drops"].mean())
+            numbers["fig9.red_drops_per_50s_often"] = float(tidy["drops"].median())
+        if figure == "fig12":
+            # Fit the mean ratio per s_t bin (width 0.025) rather than every point: a few
+            # periods where connection 0 sent almost nothing have ratios of 50-150 and
+            # would otherwise decide the fit alone. (The paper does not say how it fitted.)
+            d = tidy[tidy["ratio"].notna() & (tidy["s_t"] > 0)]
+            b = d.groupby((d["s_t"] // 0.025) * 0.025 + 0.0125)["ratio"].agg(["mean", "size"])
+            b = b[b["size"] >= 3]
+            if len(b) >= 4:
+                e = models.fit_exponential(b.index.to_numpy(), b["mean"].to_numpy())
+                q = models.fit_inverse_sqrt(b.index.to_numpy(), b["mean"].to_numpy())
+                numbers.update(
+                    {
+                        "fig12.fit_exponential.a": e.a,
+                        "fig12.fit_exponential.b": e.b,
+                        "fig12.fit_exponential.c": e.c,
+                        "fig12.fit_sqrt.a": q.a,
+                        "fig12.fit_sqrt.b": q.b,
+                    }
+                )
+        return tidy, numbers
+    raise ValueError(f"unknown Floyd 1991 figure '{figure}'")
+
+
+def claims(tidy: dict[str, pd.DataFrame]) -> dict[str, bool]:
+    """The paper's qualitative claims that need several figures, computed."""
+    out: dict[str, bool] = {}
+    if "fig10" in tidy and "fig11" in tidy:
+        r10 = [t[t["n"] == t["n"].max()]["ratio"].mean() for t in (tidy["fig10"], tidy["fig11"])]
+        out["fig10_11.avg_ratio_n10_gt_1"] = all(r > 1.0 for r in r10)
+    if "fig07" in tidy and "fig08" in tidy:
+        ok = True
+        for t in (tidy["fig07"], tidy["fig08"]):
+            m = t[t["conn"] == 0].groupby("n")["pct"].mean()
+            ok &= all(m[n] >= 100.0 / n for n in m.index)
+        out["figs7_8.conn0_at_least_one_over_n"] = ok
+    return out
+
+
+def analytical() -> tuple[pd.DataFrame, dict[str, float]]:
+    """Figures 14-18: the heuristic analysis, no simulation."""
+    n = np.arange(1, 11)
+    tidy = pd.DataFrame(
+        {
+            "n": n,
+            "claim1": models.claim1_share(n),
+            "cor6": models.cor6_share(n),
+            "cor7_cr": [models.cor7_constant_rate(int(k)) for k in n],
+            "cor7_ib1": [models.cor7_increase_by_one(int(k)) for k in n],
+        }
+    )
+    numbers: dict[str, float] = {}
+    for col, key in (
+        ("claim1", "fig17.claim1.p"),
+        ("cor6", "fig15.cor6.p"),
+        ("cor7_cr", "fig18.cor7_constant_rate.p"),
+        ("cor7_ib1", "fig16.cor7_increase_by_one.p"),
+    ):
+        for k, v in zip(tidy["n"], tidy[col], strict=True):
+            numbers[f"{key}.n{k}"] = float(v)
+    for r in (1, 2, 3, 4, 5, 10, 20):
+        numbers[f"fig14.cor3.p.r{r}"] = float(models.cor3_share(r))
+    numbers["cor4.p"] = float(models.cor4_share(1.0, 3.0))
+    grid = np.linspace(0.0, 1.0, 100001)
+    numbers["sec6.jain_throughput_argmax"] = float(grid[np.argmax(models.jain_throughput(grid, 5))])
+    return tidy, numbers
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Floyd 1991 analysis")
-    ap.add_argument("figure", choices=["fig02"])
+    ap.add_argument("figure")
     ap.add_argument("--tidy", type=Path, required=True)
     ap.add_argument("--numbers", type=Path, required=True)
-    ap.add_argument("runs", type=Path, nargs="+", help="run folders or their summary.json")
-    a = ap.parse_args(argv)
+    ap.add_argument("runs", type=Path, nargs="*", help="run folders or their summary.json")
+    a = ap.parse_intermixed_args(argv)
     dirs = [r.parent if r.name == "summary.json" else r for r in a.runs]
-    tidy, numbers = {"fig02": fig02}[a.figure](dirs)
+    if a.figure == "analysis":
+        tidy, numbers = analytical()
+    elif a.figure == "claims":
+        # tidy tables of other figures: results/floyd1991/<figure>/<fidelity>/tidy.csv
+        tables = {p.parent.parent.name: pd.read_csv(p) for p in a.runs}
+        tidy, numbers = pd.DataFrame(), dict(claims(tables))
+    else:
+        tidy, numbers = analyse(a.figure, dirs)
     a.tidy.parent.mkdir(parents=True, exist_ok=True)
     tidy.to_csv(a.tidy, index=False, float_format="%.6g")
     write_numbers(numbers, a.numbers)

@@ -1,13 +1,39 @@
-# Floyd 1991: multiple congested gateways (tcl/floyd1991/, analysis/floyd1991.py).
-FLOYD_FIGURES = ["fig02"]
-FLOYD_ANALYSIS = ["analysis/floyd1991.py", "analysis/nsio.py", "analysis/numbers.py"]
+# Floyd 1991: multiple congested gateways (tcl/floyd1991/, analysis/floyd1991.py,
+# analysis/plots/floyd1991.py). Figures 2-8 have their own runs; 9-12 reuse the runs of
+# 6-8; 14-18 are the heuristic analysis (no simulation).
+FLOYD_SIM_FIGURES = sorted(config["floyd1991"]["experiments"])  # fig02 ... fig08
+FLOYD_RATIO_SOURCE = {"fig09": "fig06", "fig10": "fig07", "fig11": "fig08", "fig12": "fig08"}
+FLOYD_ANALYTICAL_FIGURES = ["fig14", "fig15", "fig16", "fig17", "fig18"]
+FLOYD_FIGURES = FLOYD_SIM_FIGURES + sorted(FLOYD_RATIO_SOURCE) + FLOYD_ANALYTICAL_FIGURES
+FLOYD_ANALYSIS = [
+    "analysis/floyd1991.py",
+    "analysis/models/floyd1991.py",
+    "analysis/nsio.py",
+    "analysis/numbers.py",
+]
 FLOYD_PLOT = ["analysis/plots/floyd1991.py", "analysis/plots/common.py"]
+FLOYD_NUMBERS = [
+    *(f"paper/generated/floyd1991/numbers-{f}.csv" for f in FLOYD_SIM_FIGURES),
+    *(f"paper/generated/floyd1991/numbers-{f}.csv" for f in sorted(FLOYD_RATIO_SOURCE)),
+    "paper/generated/floyd1991/numbers-analysis.csv",
+    "paper/generated/floyd1991/numbers-claims.csv",
+]
 
 REPORT_PARTS["floyd1991"] = [
     *(f"figures/floyd1991/{f}.pdf" for f in FLOYD_FIGURES),
     *(f"paper/generated/floyd1991/{f}.tex" for f in FLOYD_FIGURES),
-    *(f"paper/generated/floyd1991/numbers-{f}.csv" for f in FLOYD_FIGURES),
+    *FLOYD_NUMBERS,
 ]
+
+
+def floyd_tidy(fig: str) -> str:
+    if fig in FLOYD_ANALYTICAL_FIGURES:
+        return "results/floyd1991/analysis/tidy.csv"
+    return f"results/floyd1991/{fig}/{FIDELITY}/tidy.csv"
+
+
+def floyd_runs(fig: str) -> list[str]:
+    return run_summaries("floyd1991", FLOYD_RATIO_SOURCE.get(fig, fig))
 
 
 rule floyd1991_sim:
@@ -31,19 +57,48 @@ rule floyd1991_sim:
 
 rule floyd1991_analyse:
     input:
-        runs=lambda w: run_summaries("floyd1991", w.exp),
+        runs=lambda w: floyd_runs(w.fig),
         code=FLOYD_ANALYSIS,
     output:
-        tidy=f"results/floyd1991/{{exp}}/{FIDELITY}/tidy.csv",
-        numbers="paper/generated/floyd1991/numbers-{exp}.csv",
+        tidy=f"results/floyd1991/{{fig}}/{FIDELITY}/tidy.csv",
+        numbers="paper/generated/floyd1991/numbers-{fig}.csv",
+    wildcard_constraints:
+        fig="fig(0[2-9]|1[0-2])",
     shell:
-        "python -m analysis.floyd1991 {wildcards.exp} --tidy {output.tidy} "
+        "python -m analysis.floyd1991 {wildcards.fig} --tidy {output.tidy} "
         "--numbers {output.numbers} {input.runs}"
+
+
+rule floyd1991_analytical:
+    input:
+        code=FLOYD_ANALYSIS,
+    output:
+        tidy="results/floyd1991/analysis/tidy.csv",
+        numbers="paper/generated/floyd1991/numbers-analysis.csv",
+    shell:
+        "python -m analysis.floyd1991 analysis --tidy {output.tidy} --numbers {output.numbers}"
+
+
+rule floyd1991_claims:
+    input:
+        tidy=[floyd_tidy(f) for f in ("fig07", "fig08", "fig10", "fig11")],
+        code=FLOYD_ANALYSIS,
+    output:
+        tidy=f"results/floyd1991/claims/{FIDELITY}/tidy.csv",
+        numbers="paper/generated/floyd1991/numbers-claims.csv",
+    shell:
+        "python -m analysis.floyd1991 claims --tidy {output.tidy} --numbers {output.numbers} "
+        "{input.tidy}"
 
 
 rule floyd1991_plot:
     input:
-        tidy=f"results/floyd1991/{{fig}}/{FIDELITY}/tidy.csv",
+        tidy=lambda w: floyd_tidy(w.fig),
+        numbers=lambda w: (
+            "paper/generated/floyd1991/numbers-analysis.csv"
+            if w.fig in FLOYD_ANALYTICAL_FIGURES
+            else f"paper/generated/floyd1991/numbers-{w.fig}.csv"
+        ),
         originals="config/originals/floyd1991.yaml",
         code=FLOYD_PLOT,
     output:
@@ -52,4 +107,5 @@ rule floyd1991_plot:
         tex="paper/generated/floyd1991/{fig}.tex",
     shell:
         "python -m analysis.plots.floyd1991 {wildcards.fig} --tidy {input.tidy} "
-        "--originals {input.originals} --pdf {output.pdf} --tex {output.tex}"
+        "--numbers {input.numbers} --originals {input.originals} --pdf {output.pdf} "
+        "--tex {output.tex}"

@@ -95,8 +95,12 @@ for {set i 0} {$i <= $conns} {incr i} {
     set knobs [list packetSize_ [ccr::p pkt_size] window_ $window($i) windowInit_ [ccr::p window_init] \
         maxburst_ 0 tcpTick_ [ccr::p tcp_tick] minrto_ [ccr::p min_rto] windowOption_ $wopt \
         windowConstant_ [ccr::p window_const] overhead_ [ccr::p overhead]]
-    if {[ccr::p ssthresh_half]} { lappend knobs ssthresh_ [expr {$window($i) / 2}] }
     lassign [ccr::tcp_flow $src($i) $dst($i) [ccr::p tcp] $i $knobs] tcp($i) sink($i) ftp($i)
+    if {[ccr::p ssthresh_half]} {
+        # $ns run resets every agent (ssthresh_ = window_), so set it just after; not via
+        # max_ssthresh_, which would also switch on limited slow start (RFC 3742)
+        $ns at 0.0 "$tcp($i) set ssthresh_ [expr {$window($i) / 2}]"
+    }
     [set sink($i)] set packetSize_ [ccr::p ack_size]
     set start($i) [ccr::uniform 0 [ccr::p start_max]]
     $ns at $start($i) "$ftp($i) start"

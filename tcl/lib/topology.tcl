@@ -36,32 +36,60 @@ proc ccr::set_knobs {obj knobs} {
 #   randomdrop : Queue/RED that never drops early (thresholds above the buffer) and, when
 #                full, enqueues the arrival and drops a packet chosen uniformly among all
 #                queued ones (drop_rand_) -- Random Drop as in Floyd 1991 / Mankin.
+#   choke      : Queue/RED/CHOKe (patch 0010): RED in packets plus k candidates drawn
+#                from the queue per arrival once avg >= thresh; a match drops both
+#   chokeplus  : Queue/RED/CHOKePlus (patch 0011): CHOKe+ of Akella et al. 2002 Sec 5.1
+#   protocol1  : Queue/GaoP1 (patch 0012): Protocol I of Gao, Jain, Schulman; the
+#                buffer F is the link's queue limit
+#   protocol2  : Queue/GaoP2 (patch 0012): Protocol II (sliding rule 2(b)')
 proc ccr::gateway_class {name} {
     switch -- $name {
         droptail   { return DropTail }
         red        { return RED }
         randomdrop { return RED }
-        default    { ccr::_fail "unknown gateway discipline '$name' (droptail, red, randomdrop)" }
+        choke      { return RED/CHOKe }
+        chokeplus  { return RED/CHOKePlus }
+        protocol1  { return GaoP1 }
+        protocol2  { return GaoP2 }
+        default    { ccr::_fail "unknown gateway discipline '$name' (droptail, red, randomdrop, choke, chokeplus, protocol1, protocol2)" }
     }
 }
 
 # KNOBS for red: thresh maxthresh q_weight linterm (1/max_p) wait gentle drop_rand mean_pktsize
+#   choke: the red knobs except drop_rand, plus k (candidates per arrival)
+#   chokeplus: as choke, plus gamma1 gamma2
+#   protocol1, protocol2: H L (high and low markers, packets; 0 <= L < H < queue limit)
+# The new classes check their parameters in C++ ("check"); a bad value stops the run here.
 proc ccr::gateway_setup {q name knobs} {
     switch -- $name {
         droptail { }
-        red {
+        red - choke - chokeplus {
             array set k $knobs
-            foreach need {thresh maxthresh q_weight linterm wait gentle drop_rand mean_pktsize} {
-                if {![info exists k($need)]} { ccr::_fail "internal: red knob '$need' missing" }
+            set need {thresh maxthresh q_weight linterm wait gentle mean_pktsize}
+            switch -- $name {
+                red       { lappend need drop_rand }
+                choke     { lappend need k }
+                chokeplus { lappend need k gamma1 gamma2 }
+            }
+            foreach n $need {
+                if {![info exists k($n)]} { ccr::_fail "internal: $name knob '$n' missing" }
             }
             ccr::require {$k(thresh) < $k(maxthresh)} \
                 "RED thresholds: min ($k(thresh)) must be below max ($k(maxthresh))"
+            if {$name ne "red"} {
+                if {[info exists k(drop_rand)] && $k(drop_rand)} {
+                    ccr::_fail "$name: drop_rand is not supported (forced drops take the arrival)"
+                }
+                set k(drop_rand) 0
+            }
             ccr::set_knobs $q [list bytes_ false queue_in_bytes_ false \
                 thresh_ $k(thresh) maxthresh_ $k(maxthresh) q_weight_ $k(q_weight) \
                 linterm_ $k(linterm) use_mark_p_ false wait_ $k(wait) gentle_ $k(gentle) \
                 setbit_ false drop_tail_ [expr {$k(drop_rand) ? false : true}] \
                 drop_front_ false drop_rand_ $k(drop_rand) adaptive_ 0 cautious_ 0 \
                 mean_pktsize_ $k(mean_pktsize) summarystats_ false]
+            if {$name ne "red"} { $q set k_ $k(k) }
+            if {$name eq "chokeplus"} { ccr::set_knobs $q [list gamma1_ $k(gamma1) gamma2_ $k(gamma2)] }
         }
         randomdrop {
             ccr::set_knobs $q {bytes_ false queue_in_bytes_ false thresh_ 1e9 maxthresh_ 2e9
@@ -69,7 +97,17 @@ proc ccr::gateway_setup {q name knobs} {
                 setbit_ false drop_tail_ false drop_front_ false drop_rand_ true adaptive_ 0
                 cautious_ 0 summarystats_ false}
         }
+        protocol1 - protocol2 {
+            array set k $knobs
+            foreach n {H L} {
+                if {![info exists k($n)]} { ccr::_fail "internal: $name knob '$n' missing" }
+            }
+            ccr::set_knobs $q [list H_ $k(H) L_ $k(L)]
+        }
         default { ccr::_fail "unknown gateway discipline '$name'" }
+    }
+    if {$name in {choke chokeplus protocol1 protocol2} && [catch {$q check} err]} {
+        ccr::_fail "gateway $name: $err"
     }
 }
 
