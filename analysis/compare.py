@@ -260,6 +260,56 @@ def tex_macros(originals: Iterable[Published], numbers: dict[tuple[str, str], st
     return "\n".join(out) + "\n"
 
 
+@dataclass(frozen=True)
+class Claim:
+    paper: str
+    key: str
+    statement: str
+    source: str
+
+
+def load_claims(path: Path) -> list[Claim]:
+    doc = yaml.safe_load(path.read_text())
+    return [
+        Claim(doc["paper"], c["key"], c["statement"], str(c.get("source", "")))
+        for c in doc.get("claims", [])
+    ]
+
+
+def load_claim_results(paths: Iterable[Path]) -> dict[tuple[str, str], tuple[bool, str]]:
+    """{(paper, key): (holds, detail)} from claims-*.csv files under paper folders."""
+    out: dict[tuple[str, str], tuple[bool, str]] = {}
+    for p in paths:
+        with p.open() as fh:
+            for rec in csv.DictReader(fh):
+                k = (p.parent.name, rec["key"])
+                if k in out:
+                    raise ValueError(f"{p}: claim '{rec['key']}' is checked twice")
+                out[k] = (_as_bool(rec["holds"]), rec["detail"])
+    return out
+
+
+def claims_tex(claims: Sequence[Claim], results: dict[tuple[str, str], tuple[bool, str]]) -> str:
+    """The paper's qualitative claims, each with its computed verdict."""
+    out = [
+        r"\begin{longtable}{@{}p{0.34\linewidth}p{0.12\linewidth}p{0.46\linewidth}@{}}",
+        r"\toprule claim & verdict & criterion and values \\ \midrule\endhead",
+    ]
+    for c in claims:
+        res = results.get((c.paper, c.key))
+        if res is None:
+            verdict, detail = r"\textit{not checked}", ""
+        else:
+            verdict = r"\textsc{holds}" if res[0] else r"\textbf{fails}"
+            detail = tex_escape(res[1])
+        out.append(
+            f"{tex_escape(c.statement)} {{\\footnotesize ({tex_escape(c.source)})}} & "
+            f"{verdict} & {{\\footnotesize {detail}}} \\\\"
+        )
+    out += [r"\bottomrule", r"\end{longtable}", ""]
+    return "\n".join(out)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="diff regenerated numbers against the papers")
     ap.add_argument("--originals", type=Path, default=Path("config/originals"))
@@ -270,10 +320,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--quiet", action="store_true", help="no console table, only the counts")
     a = ap.parse_args(argv)
     originals: list[Published] = []
+    claims: list[Claim] = []
     for f in sorted(a.originals.glob("*.yaml")):
         if a.paper and f.stem not in a.paper:
             continue
         originals += load_originals(f)
+        claims += load_claims(f)
+    claim_results = load_claim_results(sorted(a.numbers.glob("*/claims-*.csv")))
+    unknown_claims = sorted(set(claim_results) - {(c.paper, c.key) for c in claims})
+    if unknown_claims:
+        print(
+            "compare: checked claims that the originals do not list: "
+            + ", ".join(f"{p}:{k}" for p, k in unknown_claims),
+            file=sys.stderr,
+        )
+        return 2
     numbers = load_numbers(sorted(a.numbers.glob("*/numbers-*.csv")))
     unknown = unknown_numbers(originals, numbers)
     if unknown:
@@ -291,9 +352,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             d = a.tex_dir / paper
             d.mkdir(parents=True, exist_ok=True)
             (d / "diff.tex").write_text(tex_table([r for r in rows if r.paper == paper]))
+            mine = [c for c in claims if c.paper == paper]
+            (d / "claims.tex").write_text(claims_tex(mine, claim_results))
         (a.tex_dir / "numbers.tex").write_text(tex_macros(originals, numbers))
     text = console_table(rows)
-    print(text.splitlines()[-1] if a.quiet else text)
+    held = [claim_results.get((c.paper, c.key)) for c in claims]
+    text += (
+        f"\nclaims: {sum(1 for h in held if h and h[0])} hold, "
+        f"{sum(1 for h in held if h and not h[0])} fail, "
+        f"{sum(1 for h in held if h is None)} not checked"
+    )
+    print("\n".join(text.splitlines()[-2:]) if a.quiet else text)
     return 0
 
 

@@ -23,3 +23,15 @@ def write_numbers(numbers: Mapping[str, float | bool], path: Path) -> None:
             else:
                 text = f"{float(v):.10g}"
             w.writerow([k, text])
+
+
+def write_claims(claims: Mapping[str, tuple[bool, str]], path: Path) -> None:
+    """Write ``key,holds,detail`` rows: a paper's qualitative claim checked by a computed
+    criterion (``detail`` says which, with the measured values)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["key", "holds", "detail"])
+        for k in sorted(claims):
+            holds, detail = claims[k]
+            w.writerow([k, "true" if holds else "false", detail])

@@ -17,6 +17,7 @@ FLOYD_NUMBERS = [
     *(f"paper/generated/floyd1991/numbers-{f}.csv" for f in sorted(FLOYD_RATIO_SOURCE)),
     "paper/generated/floyd1991/numbers-analysis.csv",
     "paper/generated/floyd1991/numbers-claims.csv",
+    "paper/generated/floyd1991/claims-checks.csv",
 ]
 
 REPORT_PARTS["floyd1991"] = [
@@ -81,11 +82,12 @@ rule floyd1991_analytical:
 
 rule floyd1991_claims:
     input:
-        tidy=[floyd_tidy(f) for f in ("fig07", "fig08", "fig10", "fig11")],
+        tidy=[floyd_tidy(f) for f in FLOYD_SIM_FIGURES + sorted(FLOYD_RATIO_SOURCE)],
         code=FLOYD_ANALYSIS,
     output:
         tidy=f"results/floyd1991/claims/{FIDELITY}/tidy.csv",
         numbers="paper/generated/floyd1991/numbers-claims.csv",
+        checks="paper/generated/floyd1991/claims-checks.csv",
     shell:
         "python -m analysis.floyd1991 claims --tidy {output.tidy} --numbers {output.numbers} "
         "{input.tidy}"

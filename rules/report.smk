@@ -1,6 +1,8 @@
 # The diff against the papers and the LaTeX report.
 ORIGINALS = [f"config/originals/{p}.yaml" for p in PAPERS]
-NUMBERS = [f for p in PAPERS for f in REPORT_PARTS.get(p, []) if "/numbers-" in f]
+NUMBERS = [
+    f for p in PAPERS for f in REPORT_PARTS.get(p, []) if "/numbers-" in f or "/claims-" in f
+]
 
 
 rule diff_tables:
@@ -13,6 +15,7 @@ rule diff_tables:
         txt="paper/generated/diff.txt",
         macros="paper/generated/numbers.tex",
         tex=expand("paper/generated/{paper}/diff.tex", paper=PAPERS),
+        claims=expand("paper/generated/{paper}/claims.tex", paper=PAPERS),
     params:
         papers=" ".join(f"--paper {p}" for p in PAPERS),
     shell:
