@@ -78,3 +78,17 @@ def test_real_originals_pass_against_themselves(root: Path) -> None:
                 v = v[0]  # type: ignore[index]
             text = ("true" if v else "false") if isinstance(v, bool) else str(v)
             assert compare.verdict(p, text) == "ok", (f.name, p.key)
+
+
+def test_claims_table(tmp_path: Path) -> None:
+    d = tmp_path / "floyd1991"
+    d.mkdir()
+    (d / "claims-checks.csv").write_text('key,holds,detail\na,true,"x = 1"\nb,false,y\n')
+    res = compare.load_claim_results([d / "claims-checks.csv"])
+    assert res[("floyd1991", "a")] == (True, "x = 1")
+    claims = [compare.Claim("floyd1991", k, f"statement {k}", "Sec 1") for k in ("a", "b", "c")]
+    tex = compare.claims_tex(claims, res)
+    assert tex.count(r"\textsc{holds}") == 1
+    assert tex.count(r"\textbf{fails}") == 1
+    assert tex.count(r"\textit{not checked}") == 1
+    assert "\f" not in tex
