@@ -51,7 +51,16 @@ def run_args(paper: str, experiment: str, run_id: str) -> str:
 
 
 include: "rules/ns2.smk"
-include: "rules/floyd1991.smk"
+
+
+# one rules file per paper in the report (config: papers)
+for _paper in PAPERS:
+    if not Path(f"rules/{_paper}.smk").is_file():
+        sys.exit(f"config: papers lists '{_paper}', which has no rules/{_paper}.smk yet")
+
+    include: f"rules/{_paper}.smk"
+
+
 include: "rules/report.smk"
 
 
