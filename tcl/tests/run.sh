@@ -12,6 +12,7 @@ passed=0 failed=0 broken=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for t in "${tests[@]}"; do
   [ -f "$t" ] || { echo "tcl-tests: no such test $t" >&2; broken=$((broken+1)); continue; }
+  t=$(cd "$(dirname "$t")" && pwd)/$(basename "$t")
   name=$(basename "$t" .tcl)
   # each test runs in its own scratch folder (some write files)
   mkdir -p "$tmp/$name"
