@@ -3,10 +3,14 @@
 #   snakemake --cores N --config fidelity=smoke
 #   snakemake --cores N figures/floyd1991/fig02.pdf     one target
 #   snakemake diff                            the console diff against the papers
+import os
 import sys
 from pathlib import Path
 
 from analysis import config as ccr
+
+# rules call `python`: the interpreter running snakemake (the venv's), activated or not
+os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 
 configfile: "config/config.yaml"
 

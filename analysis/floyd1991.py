@@ -170,9 +170,33 @@ def config_facts(run_dirs: Sequence[Path]) -> dict[str, float]:
     }
 
 
+def extension(run_dirs: Sequence[Path]) -> pd.DataFrame:
+    """The extension (not in the paper): per run, the gateway discipline, the TCP variant,
+    and connection 0's and connection 1's mean throughput (% of M) over every period after
+    the first (the first holds slow start)."""
+    rows = []
+    for d in run_dirs:
+        p = nsio.read_summary(d)["params"]
+        r = period_throughput([d])
+        m = r[(r["period"] > 1) & r["conn"].isin([0, 1])].groupby("conn")["pct"].mean()
+        rows.append(
+            {
+                "gateway": p["gateway"],
+                "tcp": p["tcp"],
+                "n": p["n"],
+                "seed": p["seed"],
+                "conn0_pct": float(m.get(0, np.nan)),
+                "conn1_pct": float(m.get(1, np.nan)),
+            }
+        )
+    return pd.DataFrame(rows).sort_values(["gateway", "tcp", "n", "seed"], ignore_index=True)
+
+
 def analyse(figure: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict[str, float]]:
     """Tidy table and regenerated numbers of one figure."""
     numbers: dict[str, float] = {}
+    if figure == "ext01":
+        return extension(run_dirs), numbers  # not in the paper: nothing to compare
     if figure == "fig02":
         tidy, numbers = fig02(run_dirs)
         facts = config_facts(run_dirs)

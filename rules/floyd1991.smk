@@ -64,7 +64,7 @@ rule floyd1991_analyse:
         tidy=f"results/floyd1991/{{fig}}/{FIDELITY}/tidy.csv",
         numbers="paper/generated/floyd1991/numbers-{fig}.csv",
     wildcard_constraints:
-        fig="fig(0[2-9]|1[0-2])",
+        fig="fig(0[2-9]|1[0-2])|ext01",
     shell:
         "python -m analysis.floyd1991 {wildcards.fig} --tidy {output.tidy} "
         "--numbers {output.numbers} {input.runs}"
@@ -82,7 +82,11 @@ rule floyd1991_analytical:
 
 rule floyd1991_claims:
     input:
-        tidy=[floyd_tidy(f) for f in FLOYD_SIM_FIGURES + sorted(FLOYD_RATIO_SOURCE)],
+        tidy=[
+            floyd_tidy(f)
+            for f in FLOYD_SIM_FIGURES + sorted(FLOYD_RATIO_SOURCE)
+            if not f.startswith("ext")
+        ],
         code=FLOYD_ANALYSIS,
     output:
         tidy=f"results/floyd1991/claims/{FIDELITY}/tidy.csv",

@@ -58,3 +58,16 @@ def test_throughput_analysis_line(runs: list[Path]) -> None:
         a0 = g[g["conn"] == 0]["analysis_pct"].iloc[0]
         a1 = g[g["conn"] == 1]["analysis_pct"].iloc[0]
         assert a0 / (a0 + a1) == pytest.approx(p)  # conn 0 : conn 1 = p : 1 - p
+
+
+def test_extension_means_skip_the_first_period(runs: list[Path]) -> None:
+    e = floyd1991.extension(runs)
+    assert list(e["n"]) == [2, 3]
+    t = floyd1991.period_throughput(runs)
+    for _, row in e.iterrows():
+        d = t[(t["n"] == row["n"]) & (t["period"] > 1)]
+        assert row["conn0_pct"] == pytest.approx(d[d["conn"] == 0]["pct"].mean())
+        assert row["conn1_pct"] == pytest.approx(d[d["conn"] == 1]["pct"].mean())
+        # both connections cross gateway 1: together at most its capacity
+        assert 0 < row["conn0_pct"] + row["conn1_pct"] <= 100.0
+    assert set(e["gateway"]) == {"droptail"} and set(e["tcp"]) == {"sack"}

@@ -40,6 +40,10 @@ CAPTIONS = {
     "fig11": "Figure 11: the same ratio for Drop Tail (Figure 8 runs).",
     "fig12": "Figure 12: Drop Tail (Figure 8 runs): the ratio against connection 0's share of "
     "the throughput at the gateway, with the paper's two fits and ours.",
+    "ext01": "Extension (not in the paper): connection 0's throughput in the same topology "
+    "with modern mechanisms -- SACK and Newreno senders (Increase-by-One, Reduce-by-Half) "
+    "behind Drop Tail, RED and CHOKe gateways (periods after the first; mean over seeds); "
+    "50\\,\\% is the max-min fair share at every gateway.",
     "fig14": "Figure 14: Corollary 3, one gateway, Increase-by-One: throughput shares against "
     "the ratio of round-trip times.",
     "fig15": "Figure 15: Corollary 6, $n$ gateways, Increase-by-One ($r_0/r_1 = 2n-1$).",
@@ -204,6 +208,26 @@ def fig12(
     ax.legend(fontsize=6.5)
 
 
+def ext01(tidy: pd.DataFrame, ax: plt.Axes) -> None:
+    styles = {"droptail": "tab:red", "red": "tab:blue", "choke": "tab:green"}
+    names = {"droptail": "Drop Tail", "red": "RED", "choke": "CHOKe"}
+    for (gw, tcp), d in tidy.groupby(["gateway", "tcp"]):
+        m = d.groupby("n")["conn0_pct"].mean()
+        ax.plot(
+            m.index,
+            m.to_numpy(),
+            marker="o" if tcp == "sack" else "s",
+            ms=3,
+            ls="-" if tcp == "sack" else "--",
+            color=styles.get(str(gw), "black"),
+            label=f"{names.get(str(gw), gw)}, {'SACK' if tcp == 'sack' else tcp.capitalize()}",
+        )
+    ax.axhline(50, color="grey", lw=0.8, ls=":", label="max-min fair share")
+    ax.set_ylim(0, 60)
+    ax.legend(fontsize=7, ncol=2)
+    _n_axis(ax, tidy["n"], "connection 0 throughput (% of M)")
+
+
 def fig14(pub: dict[str, Published], ax: plt.Axes) -> None:
     r = np.linspace(1, 20, 200)
     p = models.cor3_share(r)
@@ -264,6 +288,8 @@ def draw(
         fig12(tidy, numbers, pub, ax)
     elif figure == "fig14":
         fig14(pub, ax)
+    elif figure == "ext01":
+        ext01(tidy, ax)
     elif figure in ANALYTICAL:
         analytical(figure, tidy, pub, ax)
     else:

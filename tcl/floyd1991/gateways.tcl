@@ -11,7 +11,7 @@ source [file join [file dirname [info script]] .. lib ccr.tcl]
 
 ccr::param n             posint "number of congested gateways"
 ccr::param active        {enum all conn0} "which connections run: all, or connection 0 alone (Fig 2)"
-ccr::param gateway       {enum droptail red randomdrop} "discipline of the congested gateways"
+ccr::param gateway       {enum droptail red randomdrop choke} "discipline of the congested gateways (choke: the extension)"
 ccr::param tcp           {enum tahoe reno newreno sack} "TCP sender/sink variant (sack = Sack1 + SACK sink)"
 ccr::param increase      {enum one constant} "window increase: Increase-by-One, or Constant-Rate (windowOption_ 2)"
 ccr::param window_const  posnum "Constant-Rate a (packets/s per s), windowConstant_"
@@ -32,6 +32,7 @@ ccr::param red_linterm   posnum "RED 1/max_p"
 ccr::param red_wait      bool   "RED wait_ between drops"
 ccr::param red_gentle    bool   "RED gentle_"
 ccr::param red_drop_rand bool   "RED drops a random queued packet on overflow"
+ccr::param choke_k       posint "CHOKe: queued candidates compared with each arrival"
 ccr::param overhead      nonneg {random send delay U[0, overhead] per packet at the sources (s)}
 ccr::param duration      posnum "simulated time (s)"
 ccr::param period        posnum "length of one measurement period (s)"
@@ -50,7 +51,8 @@ set n [ccr::p n]
 set gwq [ccr::gateway_class [ccr::p gateway]]
 set gwknobs [list thresh [ccr::p red_thresh] maxthresh [ccr::p red_maxthresh] \
     q_weight [ccr::p red_q_weight] linterm [ccr::p red_linterm] wait [ccr::p red_wait] \
-    gentle [ccr::p red_gentle] drop_rand [ccr::p red_drop_rand] mean_pktsize [ccr::p pkt_size]]
+    gentle [ccr::p red_gentle] drop_rand [ccr::p red_drop_rand] mean_pktsize [ccr::p pkt_size] \
+    k [ccr::p choke_k]]
 
 # ---- nodes and links ----
 for {set i 1} {$i <= $n} {incr i} {
