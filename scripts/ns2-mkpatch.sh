@@ -28,6 +28,7 @@ done < "$base_series"
     -x autoconf.h -x ns-autoconf.tcl -x ns -x nse -x nstk -x '*.orig' -x '*.rej' \
     -x 'indep-utils' -x '.configure' -x 'validate*' \
     ns-2.35 "$dev" \
+    | grep -v -e '^diff -ruN ' -e '^Binary files ' \
     | sed -e "s|^--- ns-2.35/|--- a/|" -e "s|^+++ $dev/|+++ b/|" \
     | sed -E 's/^(---|\+\+\+) ([^\t]*)\t.*/\1 \2/') || true
 } > "$out"
