@@ -42,6 +42,9 @@ proc ccr::set_knobs {obj knobs} {
 #   protocol1  : Queue/GaoP1 (patch 0012): Protocol I of Gao, Jain, Schulman; the
 #                buffer F is the link's queue limit
 #   protocol2  : Queue/GaoP2 (patch 0012): Protocol II (sliding rule 2(b)')
+#   drr        : stock Queue/DRR (Shreedhar-Varghese deficit round robin): one FIFO per
+#                source node (flows are told apart by source address, not fid), a full
+#                buffer drops from the longest queue
 proc ccr::gateway_class {name} {
     switch -- $name {
         droptail   { return DropTail }
@@ -51,7 +54,8 @@ proc ccr::gateway_class {name} {
         chokeplus  { return RED/CHOKePlus }
         protocol1  { return GaoP1 }
         protocol2  { return GaoP2 }
-        default    { ccr::_fail "unknown gateway discipline '$name' (droptail, red, randomdrop, choke, chokeplus, protocol1, protocol2)" }
+        drr        { return DRR }
+        default    { ccr::_fail "unknown gateway discipline '$name' (droptail, red, randomdrop, choke, chokeplus, protocol1, protocol2, drr)" }
     }
 }
 
@@ -59,6 +63,8 @@ proc ccr::gateway_class {name} {
 #   choke: the red knobs except drop_rand, plus k (candidates per arrival)
 #   chokeplus: as choke, plus gamma1 gamma2
 #   protocol1, protocol2: H L (high and low markers, packets; 0 <= L < H < queue limit)
+#   drr: blimit (buffer, bytes) quantum (bytes per round) buckets (hash buckets; use
+#        ccr::drr_distinct to check that the sources do not share one)
 # The new classes check their parameters in C++ ("check"); a bad value stops the run here.
 proc ccr::gateway_setup {q name knobs} {
     switch -- $name {
@@ -104,6 +110,16 @@ proc ccr::gateway_setup {q name knobs} {
             }
             ccr::set_knobs $q [list H_ $k(H) L_ $k(L)]
         }
+        drr {
+            array set k $knobs
+            foreach n {blimit quantum buckets} {
+                if {![info exists k($n)]} { ccr::_fail "internal: drr knob '$n' missing" }
+                if {![string is integer -strict $k($n)] || $k($n) < 1} {
+                    ccr::_fail "drr: $n must be an integer >= 1 (got '$k($n)')"
+                }
+            }
+            ccr::set_knobs $q [list blimit_ $k(blimit) quantum_ $k(quantum) buckets_ $k(buckets) mask_ 0]
+        }
         default { ccr::_fail "unknown gateway discipline '$name'" }
     }
     if {$name in {choke chokeplus protocol1 protocol2} && [catch {$q check} err]} {
@@ -111,14 +127,43 @@ proc ccr::gateway_setup {q name knobs} {
     }
 }
 
+# ccr::drr_distinct BUCKETS NODES -- stop the run if two of NODES (the sources whose
+# packets meet at a DRR queue) fall into the same of its BUCKETS: DRR would then serve them
+# as one flow. Same hash as queue/drr.cc (mask_ 0): h = (a + (a >> 8) + ~(a >> 4)) mod
+# (2^24 - 1) + 1, bucket h mod BUCKETS, a the node address. (Node ids 15 and 16 collide.)
+proc ccr::drr_distinct {buckets nodes} {
+    array set seen {}
+    foreach n $nodes {
+        set a [$n id]
+        set x [expr {$a + ($a >> 8) + ~($a >> 4)}]
+        # C's % keeps the sign: x = -1 (node 0) gives h = 0
+        set h [expr {($x < 0 ? $x : $x % ((2 << 23) - 1)) + 1}]
+        set b [expr {$h % $buckets}]
+        if {[info exists seen($b)]} {
+            ccr::_fail "drr: source nodes $seen($b) and $a share hash bucket $b of $buckets; DRR would merge their flows"
+        }
+        set seen($b) $a
+    }
+}
+
 # TCP variants by name: sender class and sink class.
+#   gaimd : Agent/TCP/Generalized (patch 0021), Misra et al.'s per-ACK rule
+#           (g_alpha_, g_beta_, g_c1_, g_c2_; ECN on); the stock sink then echoes
+#           each packet's CE bit (no delayed ACKs)
+#   vegas : Agent/TCP/Vegas (v_alpha_/v_beta_ may be fractional and v_ignore_ecn_
+#           makes it ECN-capable but deaf to marks: patch 0023)
+#   fast  : Agent/TCP/Fast (patch 0024), FAST TCP (fast_alpha_, fast_gamma_,
+#           fast_period_, fast_halve_)
 proc ccr::tcp_classes {variant} {
     switch -- $variant {
         tahoe   { return {Agent/TCP Agent/TCPSink} }
         reno    { return {Agent/TCP/Reno Agent/TCPSink} }
         newreno { return {Agent/TCP/Newreno Agent/TCPSink} }
         sack    { return {Agent/TCP/Sack1 Agent/TCPSink/Sack1} }
-        default { ccr::_fail "unknown TCP variant '$variant' (tahoe, reno, newreno, sack)" }
+        gaimd   { return {Agent/TCP/Generalized Agent/TCPSink} }
+        vegas   { return {Agent/TCP/Vegas Agent/TCPSink} }
+        fast    { return {Agent/TCP/Fast Agent/TCPSink} }
+        default { ccr::_fail "unknown TCP variant '$variant' (tahoe, reno, newreno, sack, gaimd, vegas, fast)" }
     }
 }
 
