@@ -326,7 +326,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         originals += load_originals(f)
         claims += load_claims(f)
-    claim_results = load_claim_results(sorted(a.numbers.glob("*/claims-*.csv")))
+    # only the chosen papers' folders: other papers' outputs may lie in the same tree
+    folders = sorted(d for d in a.numbers.glob("*") if d.is_dir())
+    folders = [d for d in folders if not a.paper or d.name in a.paper]
+    claim_results = load_claim_results(p for d in folders for p in sorted(d.glob("claims-*.csv")))
     unknown_claims = sorted(set(claim_results) - {(c.paper, c.key) for c in claims})
     if unknown_claims:
         print(
@@ -335,7 +338,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    numbers = load_numbers(sorted(a.numbers.glob("*/numbers-*.csv")))
+    numbers = load_numbers(p for d in folders for p in sorted(d.glob("numbers-*.csv")))
     unknown = unknown_numbers(originals, numbers)
     if unknown:
         print(

@@ -192,12 +192,21 @@ def validate(config: dict) -> None:
             continue
         families = {e["family"] for e in config[paper]["experiments"].values()}
         used = set().union(*(tcl_params(tcl_script(paper, f)) for f in families))
-        for k in config[paper]["parameters"]:
+        for k, p in config[paper]["parameters"].items():
             if k not in used:
                 raise ConfigError(
                     f"config: unknown parameter '{k}' in '{paper}.parameters' (no experiment "
                     f"script of {paper} declares it)"
                 )
+            # a default every experiment overrides is still checked
+            for f in sorted(families):
+                spec = tcl_params(tcl_script(paper, f))
+                if k in spec:
+                    ok, want = _type_ok(spec[k].type, p["value"])
+                    if not ok:
+                        raise ConfigError(
+                            f"config: '{paper}.parameters.{k}' = {p['value']!r}: must be {want}"
+                        )
         for experiment in config[paper]["experiments"]:
             for fid in ("smoke", "quick", "paper"):
                 rs = runs(config, paper, experiment, fid)

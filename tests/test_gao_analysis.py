@@ -1,0 +1,377 @@
+"""The Gao, Jain, Schulman analysis on real (short) ns runs, the max-min solver, the claims,
+and the parameter errors of the two experiment scripts."""
+
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from analysis import config as ccr
+from analysis import gao, nsio, nsrun
+
+PKT_BITS = 8000.0  # 1000-byte packets
+
+
+def _cfg(root: Path) -> dict:
+    files = [
+        root / "config" / "config.yaml",
+        *sorted((root / "config" / "experiments").glob("*.yaml")),
+    ]
+    return ccr.load(files)
+
+
+def _base(root: Path, experiment: str) -> dict:
+    return dict(ccr.runs(_cfg(root), "gao", experiment, "smoke")[0].params)
+
+
+def _run(ns: Path, family: str, out: Path, params: dict) -> Path:
+    nsrun.run(ns, ccr.tcl_script("gao", family), out, params)
+    return out
+
+
+@pytest.fixture(scope="module")
+def table1_runs(
+    root: Path, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory
+) -> list[Path]:
+    """Table 1's setting, 10 s: the three schemes of the paper, Tahoe, seeds 1 and 2."""
+    base = _base(root, "table1")
+    d = tmp_path_factory.mktemp("gao_t1")
+    return [
+        _run(
+            ns_binary,
+            "chain",
+            d / f"{g}_{s}",
+            {**base, "gateway": g, "tcp": "tahoe", "seed": s, "duration": 10},
+        )
+        for g in gao.PAPER_SCHEMES
+        for s in (1, 2)
+    ]
+
+
+@pytest.fixture(scope="module")
+def table2_runs(
+    root: Path, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory
+) -> list[Path]:
+    base = _base(root, "table2")
+    d = tmp_path_factory.mktemp("gao_t2")
+    return [
+        _run(ns_binary, "chain", d / g, {**base, "gateway": g, "duration": 4})
+        for g in gao.PAPER_SCHEMES
+    ]
+
+
+@pytest.fixture(scope="module")
+def poisson_runs(
+    root: Path, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory
+) -> list[Path]:
+    """Simulation 1, 100 s measured after 10 s: F = 600 with flow 4 at 0.4 r and 1.2 r, and
+    F = 1200 with flow 4 at 0.4 r (Protocol I)."""
+    base = _base(root, "fig02")
+    d = tmp_path_factory.mktemp("gao_p")
+    points = [(g, s4, 600) for g in ("protocol1", "protocol2") for s4 in (0.4, 1.2)]
+    return [
+        _run(
+            ns_binary,
+            "poisson",
+            d / f"{g}_{s4}_{f}",
+            {**base, "gateway": g, "s4": s4, "F": f, "duration": 110, "sim1_warmup": 10},
+        )
+        for g, s4, f in [*points, ("protocol1", 0.4, 1200)]
+    ]
+
+
+# ---- max-min fairness by hand ---------------------------------------------------------------
+
+
+def test_maxmin_single_link() -> None:
+    # Simulation 1: demands r, 2r/3, r/2, 2r/5 and an unbounded flow 4 on capacity r: r/5 each
+    rates = gao.maxmin(
+        {"l": 1.0}, {f: ["l"] for f in "01234"}, {"0": 1, "1": 2 / 3, "2": 0.5, "3": 0.4}
+    )
+    assert all(v == pytest.approx(0.2) for v in rates.values())
+    # a small demand is met, the rest is shared: 0.1, 0.45, 0.45
+    rates = gao.maxmin({"l": 1.0}, {f: ["l"] for f in "abc"}, {"a": 0.1})
+    assert rates == pytest.approx({"a": 0.1, "b": 0.45, "c": 0.45})
+    # Simulation 2.1: 3 Mb/s UDP and 32 TCP on 2 Mb/s: 2/33 each
+    flows = {str(i): ["l"] for i in range(33)}
+    assert gao.maxmin({"l": 2.0}, flows, {"0": 3.0})["5"] == pytest.approx(2 / 33)
+
+
+def test_maxmin_network() -> None:
+    # Simulation 3: UDP1 and TCP2 over L12 and L23, TCP3 over L23, 10 Mb/s: 10/3 each
+    rates = gao.maxmin(
+        {"12": 10, "23": 10}, {"u": ["12", "23"], "t2": ["12", "23"], "t3": ["23"]}, {"u": 10}
+    )
+    assert rates == pytest.approx({"u": 10 / 3, "t2": 10 / 3, "t3": 10 / 3})
+    # x alone on a (1), y on a and b, z alone on b (3): a fills first at 0.5, z takes the rest
+    rates = gao.maxmin({"a": 1, "b": 3}, {"x": ["a"], "y": ["a", "b"], "z": ["b"]})
+    assert rates == pytest.approx({"x": 0.5, "y": 0.5, "z": 2.5})
+    with pytest.raises(ValueError, match="capacity of link 'a' must be > 0"):
+        gao.maxmin({"a": -1.0}, {"x": ["a"]})
+    with pytest.raises(ValueError, match="demand of flow 'x' must be >= 0"):
+        gao.maxmin({"a": 1.0}, {"x": ["a"]}, {"x": -0.5})
+
+
+def test_jain() -> None:
+    assert gao.jain([3, 3, 3]) == pytest.approx(1.0)
+    assert gao.jain([1, 0, 0, 0]) == pytest.approx(0.25)
+    assert gao.jain([1, 2]) == pytest.approx(9 / 10)
+
+
+# ---- Table 1: one link ----------------------------------------------------------------------
+
+
+def test_chain_counts_add_up(table1_runs: list[Path]) -> None:
+    t = gao.chain_rates(table1_runs)
+    assert len(t) == 6 * 20 and set(t["link"]) == {1}
+    # throughput is departures x 1000 B over the 10-s window
+    assert np.allclose(t["mbps"], t["departures"] * PKT_BITS / 10 / 1e6)
+    for d in table1_runs:
+        s, tables = nsio.read_run(d)
+        run = t[(t["gateway"] == s["params"]["gateway"]) & (t["seed"] == s["params"]["seed"])]
+        # a 1.5 Mb/s link sends 1875 packets of 1000 B in 10 s; ns-2 TCP's first packet of
+        # each connection is a 40-byte one, so up to 10 more (one per TCP flow)
+        assert 1865 <= run["departures"].sum() <= 1875 + 10
+        # packets still queued at the end: not negative, within the buffer
+        queued = (run["arrivals"] - run["departures"] - run["drops"]).sum()
+        limit = (
+            s["params"]["buffer"]
+            if s["params"]["gateway"].startswith("protocol")
+            else s["params"]["limit"]
+        )
+        assert 0 <= queued <= limit
+    # each 0.5 Mb/s CBR flow offers 625 packets in 10 s; random_ 1 stretches each gap by
+    # U[-1/2, 1/2] of the interval (sd 0.29), so a count's sd is 0.29 sqrt(625) = 7.2
+    udp = t[t["kind"] == "udp"]
+    assert (udp["arrivals"] - 625).abs().max() <= 30
+    assert abs(udp["arrivals"].mean() - 625) <= 5
+
+
+def test_table1_numbers(table1_runs: list[Path], root: Path) -> None:
+    tidy, numbers = gao.table1(table1_runs)
+    runs = gao.per_run_extremes(tidy)
+    for g in gao.PAPER_SCHEMES:
+        r = runs[runs["gateway"] == g]
+        for kind in ("udp", "tcp"):
+            per_run_max = [
+                tidy[(tidy["gateway"] == g) & (tidy["seed"] == s) & (tidy["kind"] == kind)][
+                    "mbps"
+                ].max()
+                for s in (1, 2)
+            ]
+            assert r[f"{kind}_max"].tolist() == pytest.approx(per_run_max)
+            assert numbers[f"table1.{g}.{kind}_max"] == pytest.approx(np.mean(per_run_max))
+    assert numbers["derived.sim2_2.fair_share"] == pytest.approx(1.5 / 20)
+    published = {
+        e["key"]
+        for e in yaml.safe_load((root / "config/originals/gao.yaml").read_text())["numbers"]
+    }
+    assert set(numbers) <= published
+    assert len([k for k in numbers if k.startswith("table1.")]) == 12
+
+
+# ---- Table 2: two links ---------------------------------------------------------------------
+
+
+def test_table2_links(table2_runs: list[Path]) -> None:
+    tidy, numbers = gao.table2(table2_runs)
+    # TCP3 enters at router 2: measured on L23 only
+    assert set(tidy[tidy["fid"] == 3]["link"]) == {2}
+    assert len(tidy) == 3 * 5
+    for g in gao.PAPER_SCHEMES:
+        t = tidy[tidy["gateway"] == g].set_index(["link", "fid"])
+        # what L23 forwards of UDP1 and TCP2 first left L12 (a few packets in flight)
+        for f in (1, 2):
+            assert t.loc[(2, f), "departures"] <= t.loc[(1, f), "departures"]
+            assert t.loc[(2, f), "arrivals"] >= t.loc[(1, f), "departures"] - 10
+        # a 10 Mb/s link sends at most 5000 packets in 4 s
+        assert t.xs(2, level="link")["departures"].sum() <= 5000
+    assert numbers["derived.sim3.maxmin_fair_share"] == pytest.approx(10 / 3)
+    share = numbers["sec6_3.protocol1.udp1_share_of_l12"]
+    assert share == pytest.approx(numbers["table2.protocol1.udp1.l12"] / 10)
+
+
+# ---- Simulation 1 ---------------------------------------------------------------------------
+
+
+def test_poisson_rates(poisson_runs: list[Path]) -> None:
+    tidy, numbers = gao.fig02(poisson_runs, primary_f=600)
+    assert numbers["sim1.h_over_f"] == pytest.approx(1 / 6)
+    assert numbers["sim1.l"] == 0
+    assert [numbers[f"sim1.fixed_rates.flow{i}"] for i in range(4)] == pytest.approx(
+        [1, 2 / 3, 1 / 2, 2 / 5]
+    )
+    assert numbers["derived.sim1.maxmin_fair_share"] == pytest.approx(0.2)
+    assert len(tidy) == 5 * 5
+    for (g, f, s4), run in tidy.groupby(["gateway", "F", "s4"]):
+        # Poisson arrivals over 100 s at 125 packets/s per unit of r: within 5 standard deviations
+        want = run["rate_r"] * 125 * 100
+        assert ((run["arrivals"] - want).abs() <= 5 * np.sqrt(want)).all(), (g, f, s4)
+        # offered 2.57 r + s4 > r: the link is busy nearly all the time, and never more
+        assert 0.97 <= run["thr_r"].sum() <= 1.0 + 1e-9
+        assert run.set_index("fid").loc[4, "rate_r"] == pytest.approx(s4)
+        assert (run["H"] == f // 6).all()
+    # flows 0-3 draw from their own substreams: the same arrivals whatever flow 4 does
+    p1 = tidy[(tidy["gateway"] == "protocol1") & (tidy["F"] == 600)]
+    p1 = p1.pivot(index="fid", columns="s4", values="arrivals")
+    assert (p1.loc[[0, 1, 2, 3], 0.4] == p1.loc[[0, 1, 2, 3], 1.2]).all()
+    curve = gao.fig02_curve(tidy)
+    assert len(curve) == 5 and set(curve["s4"]) == {0.4, 1.2}
+    # the peak is read from the primary buffer's curve only
+    best = curve[curve["F"] == 600].sort_values("mean").iloc[-1]
+    assert numbers["fig2.max_flow4_throughput"] == pytest.approx(best["mean"])
+    assert numbers["fig2.argmax_sending_rate_upper_bound"] == best["s4"]
+    _, other = gao.fig02(poisson_runs, primary_f=1200)
+    one = curve[curve["F"] == 1200]["mean"].iloc[0]
+    assert other["fig2.max_flow4_throughput"] == pytest.approx(one)
+    assert other["fig2.argmax_sending_rate_upper_bound"] == 0.4
+
+
+# ---- claims ---------------------------------------------------------------------------------
+
+
+def test_claims_keys_and_criteria(
+    table1_runs: list[Path], table2_runs: list[Path], poisson_runs: list[Path], root: Path
+) -> None:
+    tables = {
+        "table1": gao.chain_rates(table1_runs),
+        "table2": gao.chain_rates(table2_runs),
+        "fig02": gao.poisson_rates(poisson_runs),
+    }
+    out = gao.claims(tables, primary_f=600)
+    listed = {
+        c["key"] for c in yaml.safe_load((root / "config/originals/gao.yaml").read_text())["claims"]
+    }
+    assert set(out) <= listed
+    assert {"fig2.drops_at_rate_r", "table1.no_tcp_shutout", "table2.near_fair_on_l23"} <= set(out)
+    assert all(isinstance(h, bool) and d for h, d in out.values())
+    # the Protocol II criterion flips when TCP is made to lose: swap the kinds of the flows
+    t = tables["table1"].copy()
+    t["kind"] = t["kind"].map({"udp": "tcp", "tcp": "udp"})
+    flipped = gao.claims({"table1": t})["table1.protocol2_tcp_above_udp"][0]
+    assert flipped != out["table1.protocol2_tcp_above_udp"][0]
+
+
+def test_claim_fig3_on_synthetic_rates() -> None:
+    """Fig 3 criteria on hand-made throughputs: UDP at 5% of 3 Mb/s and TCP at the fair share
+    holds; UDP at 20% fails; CHOKe holds only if every TCP flow is below the UDP flow."""
+    fair = 2 / 33
+
+    def tidy(gw: str, udp: float, tcp: list[float]) -> pd.DataFrame:
+        rows = [(1, "udp", udp)] + [(i + 2, "tcp", v) for i, v in enumerate(tcp)]
+        return pd.DataFrame(
+            [
+                {
+                    "gateway": gw,
+                    "tcp": "tahoe",
+                    "low": 10,
+                    "seed": 1,
+                    "link": 1,
+                    "fid": f,
+                    "kind": k,
+                    "mbps": v,
+                    "link_bw": 2e6,
+                    "udp_rate": 3e6,
+                }
+                for f, k, v in rows
+            ]
+        )
+
+    ok = gao.claims({"fig03": tidy("protocol1", 0.15, [fair] * 32)})
+    assert ok["fig3.protocol1_penalises_udp"][0]
+    bad = gao.claims({"fig03": tidy("protocol1", 0.6, [fair] * 32)})
+    assert not bad["fig3.protocol1_penalises_udp"][0]
+    assert gao.claims({"fig03": tidy("choke", 0.5, [0.04] * 32)})["fig3.choke_tcp_below_udp"][0]
+    assert not gao.claims({"fig03": tidy("choke", 0.5, [0.04] * 31 + [0.6])})[
+        "fig3.choke_tcp_below_udp"
+    ][0]
+
+
+# ---- bad input ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("family", "experiment", "change", "message"),
+    [
+        ("chain", "table1", {"low": 200}, "need 0 <= low < high < buffer (got low 200, high 200"),
+        ("chain", "table1", {"n_udp": -1}, "n_udp must be >= 0"),
+        ("chain", "table1", {"udp_rate": -500000}, "'udp_rate' = '-500000' is not a number > 0"),
+        (
+            "poisson",
+            "fig02",
+            {"L": 100, "F": 600},
+            "need 0 <= L < H < F, got L = 100, H = floor(600 / 6) = 100",
+        ),
+        ("poisson", "fig02", {"rates": "1,-2/3,1/2,2/5"}, "rates: '-2/3' is not a positive number"),
+        ("poisson", "fig02", {"rates": "1,2/0,1/2,2/5"}, "rates: '2/0' is not a positive number"),
+        ("poisson", "fig02", {"s4": -0.5}, "'s4' = '-0.5' is not a number > 0"),
+    ],
+)
+def test_bad_parameters_stop_the_run(
+    root: Path,
+    ns_binary: Path,
+    tmp_path: Path,
+    family: str,
+    experiment: str,
+    change: dict,
+    message: str,
+) -> None:
+    params = {**_base(root, experiment), **change}
+    with pytest.raises(nsrun.NsRunError, match="failed") as e:
+        nsrun.run(ns_binary, ccr.tcl_script("gao", family), tmp_path / "run", params)
+    assert message in str(e.value)
+
+
+def test_config_rejects_negative_rate(root: Path) -> None:
+    """Before any run: a negative default (even one every experiment overrides) and a
+    negative swept rate of flow 4, each named by its config path."""
+    cfg = _cfg(root)
+    cfg["gao"]["parameters"]["udp_rate"]["value"] = -3e6
+    with pytest.raises(
+        ccr.ConfigError, match=r"gao\.parameters\.udp_rate' = -3000000.0: must be a number > 0"
+    ):
+        ccr.validate(cfg)
+    cfg = _cfg(root)
+    cfg["gao"]["experiments"]["fig02"]["fidelity"]["paper"]["sweep"]["s4"] = [0.5, -0.1]
+    with pytest.raises(
+        ccr.ConfigError, match=r"gao\.experiments\.fig02\.fidelity\.paper\.sweep\.s4' = -0.1"
+    ):
+        ccr.validate(cfg)
+
+
+def test_drr_reference_is_fair(root: Path, ns_binary: Path, tmp_path: Path) -> None:
+    """DRR (stock ns-2) with one UDP flow at 3 Mb/s and 32 TCP flows on 2 Mb/s gives every
+    flow 2/33 Mb/s: the 33 sources sit in distinct hash buckets."""
+    base = _base(root, "fig03")
+    d = _run(
+        ns_binary,
+        "chain",
+        tmp_path / "drr",
+        {**base, "gateway": "drr", "duration": 20, "warmup": 5},
+    )
+    t = gao.chain_rates([d])
+    assert t["mbps"].sum() == pytest.approx(2.0, rel=0.01)
+    assert ((t["mbps"] - 2 / 33).abs() <= 0.1 * 2 / 33).all(), t["mbps"].describe()
+
+
+def test_drr_bucket_check(root: Path, ns_binary: Path, tmp_path: Path) -> None:
+    """ccr::drr_distinct uses queue/drr.cc's hash: nodes 15 and 16 share a bucket (h = 15 for
+    both), nodes 14 and 16 do not; node 0 hashes to 0."""
+    lib = (root / "tcl" / "lib" / "ccr.tcl").as_posix()
+    script = tmp_path / "drr.tcl"
+    script.write_text(
+        f"source {{{lib}}}\n"
+        "set ns [ccr::sim_new 1]\n"
+        "for {set i 0} {$i < 17} {incr i} { set n($i) [$ns node] }\n"
+        "ccr::drr_distinct 1024 [list $n(0) $n(14) $n(16)]\n"
+        "puts distinct\n"
+        "ccr::drr_distinct 1024 [list $n(15) $n(16)]\n"
+        "puts reached\n"
+    )
+    p = subprocess.run([str(ns_binary), str(script)], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2
+    assert "distinct" in p.stdout and "reached" not in p.stdout
+    assert "drr: source nodes 15 and 16 share hash bucket 15 of 1024" in p.stderr
