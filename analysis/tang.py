@@ -1,0 +1,668 @@
+"""Tang, Wang, Hegde, Low 2005: from ns runs to tidy tables, regenerated numbers and claims.
+
+Usage (called by rules/tang.smk)::
+
+    python -m analysis.tang exp1 --tidy T.csv --traces TR.csv --numbers N.csv RUN/summary.json ...
+    python -m analysis.tang theory --tidy T.csv --numbers N.csv
+    python -m analysis.tang claims --tidy T.csv --numbers N.csv EXP/FID/tidy.csv ...
+
+Every run is one tcl/tang/chain.tcl network (three links in a chain, flow groups on
+contiguous runs of links). Rates are averaged over the window [measure_from, duration] from
+cumulative packet counts (acknowledged packets per group, departures per link), so 32-bit
+counters never overflow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis import nsio
+from analysis.models import tang as models
+from analysis.numbers import write_claims, write_numbers
+
+#: Routes (0-based link indices) of the groups of each topology, as tcl/tang/chain.tcl.
+ROUTES = {
+    "fig1": [(0, 1), (1, 2), (0, 1, 2)],
+    "linear": [(0,), (1,), (2,), (0, 1, 2)],
+    "fig12": [(0, 1), (1, 2), (1,), (0, 1, 2)],
+}
+#: Run parameters that tell the runs of one experiment apart (besides the seed).
+KEYS = ["short_tcp", "first", "alpha_unit", "k13", "k2", "alpha"]
+#: Scenario names of the paper per experiment and start order.
+SCENARIOS = {
+    "exp1": {"short": "fast_first", "long": "reno_first"},
+    "table2": {"short": "short_first", "long": "long_first"},
+    "table3": {"short": "short_first", "long": "long_first"},
+    "exp2": {"short": "fast_first", "long": "reno_first"},
+    "ext1": {"short": "fast_first", "long": "reno_first"},
+    "fig09": {"short": "vegas_first", "long": "reno_first", "all": "together"},
+    "fig10": {"short": "vegas_first", "long": "reno_first", "all": "together"},
+}
+TABLE = {"exp1": "table1", "table2": "table2", "table3": "table3", "exp2": "table4"}
+EWMA_TAU = 1.0  # s, time constant of the plotted queue average (catalog T10)
+
+
+def _mbps(pkts_per_s: float | np.ndarray, pkt_size: float) -> float | np.ndarray:
+    return pkts_per_s * 8.0 * pkt_size / 1e6
+
+
+def _window_rate(t: pd.Series, count: pd.Series, t0: float, t1: float) -> float:
+    """Packets per second between the samples nearest t0 and t1 of a cumulative count."""
+    s = pd.Series(count.to_numpy(), index=t.to_numpy()).sort_index()
+    if s.empty or s.index[-1] < t1 - 1e-6 or s.index[0] > t0 + 1e-6:
+        raise ValueError(f"counts do not cover the window [{t0}, {t1}] s")
+    a = s.iloc[int(np.argmin(np.abs(s.index - t0)))]
+    ta = s.index[int(np.argmin(np.abs(s.index - t0)))]
+    b = s.iloc[int(np.argmin(np.abs(s.index - t1)))]
+    tb = s.index[int(np.argmin(np.abs(s.index - t1)))]
+    if tb <= ta:
+        raise ValueError(f"window [{t0}, {t1}] s holds no sampling interval")
+    return float((b - a) / (tb - ta))
+
+
+def run_window(run_dir: Path) -> pd.DataFrame:
+    """One run's window averages: a row per group (rate) and per link (utilisation, queue).
+
+    Columns: the KEYS parameters, seed, what ("group" / "link"), idx (1-based), protocol,
+    pkts (pkts/s), mbps, util (links: departures / capacity), qmean (links: mean sampled queue
+    in the window, NaN without a queue table).
+    """
+    summary, tables = nsio.read_run(run_dir)
+    p = summary["params"]
+    r = summary["results"]
+    t0, t1 = float(p["measure_from"]), float(p["duration"])
+    t1 = float(np.floor(t1 / p["sample"] + 1e-9) * p["sample"])
+    base = {k: p[k] for k in KEYS}
+    base["seed"] = p["seed"]
+    rows = []
+    g = tables["groups"]
+    for gid, d in g.groupby("group"):
+        x = _window_rate(d["t"], d["acked"], t0, t1)
+        rows.append(
+            {
+                **base,
+                "what": "group",
+                "idx": int(gid),
+                "protocol": r[f"protocol_{int(gid)}"],
+                "pkts": x,
+                "mbps": _mbps(x, p["pkt_size"]),
+                "util": np.nan,
+                "qmean": np.nan,
+            }
+        )
+    links = tables["links"]
+    q = tables.get("queue")
+    for lid, d in links.groupby("link"):
+        x = _window_rate(d["t"], d["departures"], t0, t1)
+        cap = p[f"bw{int(lid)}"] / (8.0 * p["pkt_size"])
+        qm = np.nan
+        if q is not None:
+            ql = q[(q["link"] == lid) & (q["t"] >= t0) & (q["t"] <= t1)]
+            qm = float(ql["qlen"].mean()) if len(ql) else np.nan
+        rows.append(
+            {
+                **base,
+                "what": "link",
+                "idx": int(lid),
+                "protocol": "",
+                "pkts": x,
+                "mbps": _mbps(x, p["pkt_size"]),
+                "util": x / cap,
+                "qmean": qm,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def window_table(run_dirs: Sequence[Path]) -> pd.DataFrame:
+    """Window averages of every run (see :func:`run_window`)."""
+    if not run_dirs:
+        raise ValueError("no runs given")
+    return pd.concat([run_window(d) for d in run_dirs], ignore_index=True)
+
+
+def traces(run_dirs: Sequence[Path]) -> pd.DataFrame:
+    """Queue and throughput traces of the seed-1 run of each scenario (Figs 3-4, 6-8, 11).
+
+    Per link and sample: qlen (instantaneous), q_ewma (EWMA with time constant EWMA_TAU,
+    catalog T10), and the link throughput (Mbps) in the sampling bins of the counters.
+    """
+    frames = []
+    for d in run_dirs:
+        summary, tables = nsio.read_run(d)
+        p = summary["params"]
+        if p["seed"] != min(nsio.read_summary(x)["params"]["seed"] for x in run_dirs):
+            continue
+        if "queue" not in tables:
+            continue
+        q = tables["queue"].sort_values(["link", "t"]).copy()
+        wt = 1.0 - np.exp(-p["qsample"] / EWMA_TAU)
+        q["q_ewma"] = q.groupby("link")["qlen"].transform(lambda s, a=wt: s.ewm(alpha=a).mean())
+        q["kind"] = "queue"
+        q["mbps"] = np.nan
+        lk = tables["links"].sort_values(["link", "t"]).copy()
+        lk["mbps"] = _mbps(
+            lk.groupby("link")["departures"].diff().fillna(lk["departures"]) / p["sample"],
+            p["pkt_size"],
+        )
+        lk["kind"] = "throughput"
+        tr = pd.concat(
+            [q[["t", "link", "kind", "qlen", "q_ewma", "mbps"]], lk[["t", "link", "kind", "mbps"]]],
+            ignore_index=True,
+        )
+        for k in KEYS:
+            tr[k] = p[k]
+        frames.append(tr)
+    cols = ["t", "link", "kind", "qlen", "q_ewma", "mbps", *KEYS]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=cols)
+
+
+def path_stats(w: pd.DataFrame) -> pd.DataFrame:
+    """Per scenario (short_tcp, first) and group: mean and s.d. over seeds of the group rate."""
+    g = w[w["what"] == "group"]
+    return (
+        g.groupby(["short_tcp", "first", "idx", "protocol"])["mbps"]
+        .agg(mean="mean", sd=lambda s: float(s.std(ddof=1)) if len(s) > 1 else np.nan, n="size")
+        .reset_index()
+    )
+
+
+def table_numbers(experiment: str, w: pd.DataFrame) -> dict[str, float]:
+    """Tables 1-4: (mean, s.d.) of every path, keys as config/originals/tang.yaml. Experiments
+    1 and 2 report the FAST runs (the Vegas runs are in the tidy table and the figure)."""
+    st = path_stats(w)
+    if experiment in ("exp1", "exp2"):
+        st = st[st["short_tcp"] == "fast"]
+    out: dict[str, float] = {}
+    names = SCENARIOS[experiment]
+    for _, r in st.iterrows():
+        scen = names[r["first"]]
+        if experiment in ("exp1", "exp2"):
+            proto = "reno" if r["protocol"] in ("reno", "sack") else "fast"
+            path = f"path{r['idx']}_{proto}"
+        else:
+            path = f"path{r['idx']}"
+        out[f"{TABLE[experiment]}.{scen}.{path}.mean"] = r["mean"]
+        out[f"{TABLE[experiment]}.{scen}.{path}.sd"] = r["sd"]
+    return out
+
+
+def _pick(w: pd.DataFrame, what: str, idx: int, **eq: object) -> pd.Series:
+    m = (w["what"] == what) & (w["idx"] == idx)
+    for k, v in eq.items():
+        m &= w[k] == v
+    return w[m]
+
+
+def analyse(experiment: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict[str, float]]:
+    """Window table (tidy) and regenerated numbers of one experiment."""
+    w = window_table(run_dirs)
+    numbers: dict[str, float] = {}
+    s0 = nsio.read_summary(run_dirs[0])
+    p0 = s0["params"]
+    if experiment in TABLE:
+        numbers.update(table_numbers(experiment, w))
+        if experiment == "exp1":
+            numbers["exp1.repetitions"] = float(w["seed"].nunique())
+    elif experiment == "fig09":
+        u = _pick(w, "link", 1, first="short", k2=600, alpha_unit="packets")["util"]
+        numbers["fig9.vegas_first.link1_util_at_k2_600"] = float(u.mean()) if len(u) else np.nan
+        numbers["fig9.k2_max_exhibited"] = float(w["k2"].max())
+        # alpha d: the packets the text says every Vegas flow keeps queued (Sec 6.1)
+        numbers["exp3.vegas_packets_per_flow"] = p0["alpha"] * s0["results"]["prop_rtt_1"]
+        numbers["exp3.vegas_alpha"] = p0["alpha"]
+        numbers["link.100mbps_pkts_per_ms"] = p0["bw1"] / (8.0 * p0["pkt_size"]) / 1e3
+        numbers["link.150mbps_pkts_per_ms"] = p0["bw2"] / (8.0 * p0["pkt_size"]) / 1e3
+    elif experiment == "fig10":
+        u = _pick(w, "link", 2, first="long", k13=5000, alpha_unit="packets")["util"]
+        numbers["fig10.reno_first.link2_util_at_k1_5000"] = float(u.mean()) if len(u) else np.nan
+    elif experiment == "fig11":
+        numbers["fig11.duration"] = float(p0["duration"])
+    elif experiment not in ("fig12", "ext1"):
+        raise ValueError(f"unknown Tang experiment '{experiment}'")
+    return w, numbers
+
+
+# ---------------------------------------------------------------------------------------------
+# theory
+# ---------------------------------------------------------------------------------------------
+
+FIG9_GRID = np.arange(10.0, 601.0, 10.0)
+FIG10_GRID = np.arange(5000.0, 11001.0, 250.0)
+BRANCH_FIRST = {"reno_first": "long", "vegas_first": "short"}
+
+
+def fig1_setup(alpha_unit: str, queueing: bool) -> models.Fig1Setup:
+    return models.Fig1Setup(alpha_unit=alpha_unit, reno_rtt_includes_queueing=queueing)  # type: ignore[arg-type]
+
+
+def fig1_theory(figure: str, values: np.ndarray, alpha_unit: str, queueing: bool) -> pd.DataFrame:
+    """Fig 9 (K2 sweep, K1 = 10000) or Fig 10 (K1 sweep, K2 = 100) model curves, both branches:
+    Reno Mbps and utilisation of links 1 and 2, feasible = an equilibrium (Rx <= c)."""
+    s = fig1_setup(alpha_unit, queueing)
+    c = (
+        models.fig9_curves(values, setup=s)
+        if figure == "fig09"
+        else models.fig10_curves(values, setup=s)
+    )
+    rows = []
+    for branch in ("reno_first", "vegas_first"):
+        b = getattr(c, branch)
+        for i, v in enumerate(c.values):
+            rows.append(
+                {
+                    "x": float(v),
+                    "alpha_unit": alpha_unit,
+                    "queueing": queueing,
+                    "first": BRANCH_FIRST[branch],
+                    "reno_mbps": b.reno_mbps[i],
+                    "util1": b.utilisation[i, 0],
+                    "util2": b.utilisation[i, 1],
+                    "feasible": bool(b.feasible[i]),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def theory_for_runs(figure: str, w: pd.DataFrame) -> pd.DataFrame:
+    """Model curves (fine grid and at the simulated points) for every alpha unit simulated."""
+    grid = FIG9_GRID if figure == "fig09" else FIG10_GRID
+    col = "k2" if figure == "fig09" else "k13"
+    xs = np.union1d(grid, w[col].unique().astype(float))
+    frames = [
+        fig1_theory(figure, xs, u, q)
+        for u in sorted(w["alpha_unit"].unique())
+        for q in (False, True)
+    ]
+    return pd.concat(frames, ignore_index=True)
+
+
+def dummynet_pf_prediction() -> np.ndarray:
+    """Catalog's derived Table 3 check: weighted proportional fairness (Prop 2 with every link
+    at capacity) of the all-FAST Experiment 1 network, path aggregates in Mbps."""
+    c = models.mbps_to_pkts(np.array([110.0, 150.0, 110.0]))
+    price = models.RedPrice(0.0, 1.0, 1.0)
+    links = tuple(
+        models.Link(float(x), price, d) for x, d in zip(c, (0.05, 0.01, 0.05), strict=True)
+    )
+    flows = (
+        models.Flow("fast", (0, 1), 2, None, 50.0),
+        models.Flow("fast", (1, 2), 2, None, 50.0),
+        models.Flow("fast", (0, 1, 2), 8, None, 30.0),
+    )
+    net = models.Network(links, flows)
+    rates = models.prop2_vegas_rates(net, c) * net.counts
+    return np.asarray(models.pkts_to_mbps(rates))
+
+
+def theory_numbers() -> dict[str, float]:
+    """The catalog's derived model values and Prop 1's linear-map ratio."""
+    out: dict[str, float] = {}
+    i = fig1_theory("fig09", np.array([10.0, 600.0]), "per_second", True)
+    out["derived.exp3.readingi.a.reno_mbps"] = float(
+        i[(i["first"] == "long") & (i["x"] == 10.0)]["reno_mbps"].iloc[0]
+    )
+    out["derived.exp3.readingi.b.reno_mbps.k2_10"] = float(
+        i[(i["first"] == "short") & (i["x"] == 10.0)]["reno_mbps"].iloc[0]
+    )
+    ii = fig1_theory("fig09", np.array([600.0]), "packets", False)
+    b = ii[ii["first"] == "short"].iloc[0]
+    out["derived.exp3.readingii.b.reno_mbps.k2_600"] = float(b["reno_mbps"])
+    out["derived.exp3.readingii.b.link1_util.k2_600"] = float(b["util1"])
+    pf = dummynet_pf_prediction()
+    for k in range(3):
+        out[f"derived.table3.weighted_pf_prediction.path{k + 1}"] = float(pf[k])
+    s = models.Fig1Setup()
+    c1 = float(models.mbps_to_pkts(s.c1_mbps))
+    c2 = float(models.mbps_to_pkts(s.c2_mbps))
+    chk = models.prop1_condition(
+        c1,
+        c2,
+        models.LinearPrice(1e-4),
+        models.LinearPrice(1e-4),
+        vegas_alpha=s.vegas_per_path * 50.0,
+        reno_flows=s.reno_flows,
+        reno_rtt=0.21,
+    )
+    out["prop1.k2_over_k1_min"] = float(chk.k2_min / chk.k1_max)
+    return out
+
+
+def theory() -> tuple[pd.DataFrame, dict[str, float]]:
+    """The model-only outputs: the numbers above and, as tidy, every equilibrium of the Fig 9
+    network at a few K2 (showing the third, all-links-saturated one where two exist)."""
+    rows = []
+    for unit, q in (("packets", False), ("per_second", True)):
+        for k2 in (10.0, 100.0, 300.0, 600.0):
+            net = fig1_setup(unit, q).network(10000.0, k2)
+            for j, eq in enumerate(models.find_equilibria(net)):
+                rows.append(
+                    {
+                        "alpha_unit": unit,
+                        "queueing": q,
+                        "k2": k2,
+                        "equilibrium": j,
+                        "saturated": "+".join(str(s + 1) for s in eq.saturated),
+                        "reno_mbps": float(models.pkts_to_mbps(eq.throughput("reno"))),
+                        "util1": float(eq.utilisation[0]),
+                        "util2": float(eq.utilisation[1]),
+                    }
+                )
+    return pd.DataFrame(rows), theory_numbers()
+
+
+# ---------------------------------------------------------------------------------------------
+# claims
+# ---------------------------------------------------------------------------------------------
+
+
+def order_distance(w: pd.DataFrame, short_tcp: str | None = None) -> tuple[float, str]:
+    """D = sum over paths |mean(first=short) - mean(first=long)| / mean total rate: 0 = the same
+    equilibrium whatever starts first. Returns D and a per-path text."""
+    st = path_stats(w)
+    if short_tcp is not None:
+        st = st[st["short_tcp"] == short_tcp]
+    a = st[st["first"] == "short"].set_index("idx")["mean"]
+    b = st[st["first"] == "long"].set_index("idx")["mean"]
+    diff = (a - b).abs()
+    d = float(diff.sum() / ((a.sum() + b.sum()) / 2.0))
+    txt = ", ".join(f"path {i}: {a[i]:.1f} vs {b[i]:.1f}" for i in a.index)
+    return d, txt
+
+
+def _separated(w: pd.DataFrame, short_tcp: str) -> tuple[bool, str]:
+    st = path_stats(w)
+    st = st[st["short_tcp"] == short_tcp]
+    a = st[st["first"] == "short"].set_index("idx")
+    b = st[st["first"] == "long"].set_index("idx")
+    sd = np.fmax(a["sd"].fillna(0), b["sd"].fillna(0))
+    gap = (a["mean"] - b["mean"]).abs()
+    ok = bool((gap > 3 * sd).all())
+    return ok, ", ".join(
+        f"|diff| {g:.1f} vs 3 s.d. {3 * s:.1f}" for g, s in zip(gap, sd, strict=True)
+    )
+
+
+TWO_EQ_D = 0.5  # order distance above which the start order picks a different equilibrium
+ONE_EQ_D = 0.3  # order distance below which the equilibrium counts as unique
+
+
+def _window_traces(tr: pd.DataFrame, first: str, link: int, col: str) -> float:
+    d = tr[(tr["first"] == first) & (tr["link"] == link)]
+    d = d[d["t"] >= d["t"].max() / 2]  # second half of the run
+    return float(d[col].mean())
+
+
+def claims(
+    tidy: dict[str, pd.DataFrame],
+) -> tuple[dict[str, bool], dict[str, tuple[bool, str]]]:
+    """The paper's claims, each checked by a stated criterion on the regenerated results."""
+    out: dict[str, tuple[bool, str]] = {}
+    if "exp1" in tidy:
+        w = tidy["exp1"]
+        parts = []
+        holds = True
+        for tcp in sorted(w["short_tcp"].unique()):
+            d, txt = order_distance(w, tcp)
+            sep, stxt = _separated(w, tcp)
+            ok = d >= TWO_EQ_D and (sep or w["seed"].nunique() < 2)
+            if tcp == "fast":
+                holds = ok
+            parts.append(f"{tcp}: D = {d:.2f} ({txt}; {stxt})")
+        if "ext1" in tidy:
+            for tcp in sorted(tidy["ext1"]["short_tcp"].unique()):
+                d, txt = order_distance(tidy["ext1"], tcp)
+                parts.append(f"extension, 400-packet link-2 buffer, {tcp}: D = {d:.2f} ({txt})")
+        out["table1.two_equilibria"] = (
+            holds,
+            f"FAST runs: order distance D = sum |FAST-first - Reno-first| / mean total >= "
+            f"{TWO_EQ_D} and every path's gap > 3 s.d.; " + "; ".join(parts),
+        )
+    if "exp1_traces" in tidy:
+        tr = tidy["exp1_traces"]
+        tr = tr[(tr["kind"] == "queue") & (tr["short_tcp"] == "fast")]
+        if len(tr):
+            q = {
+                (f, link): _window_traces(tr, f, link, "qlen")
+                for f in ("short", "long")
+                for link in (1, 2)
+            }
+            ok = q[("short", 2)] > q[("short", 1)] and q[("long", 1)] > q[("long", 2)]
+            out["figs3_4.queues_opposite"] = (
+                ok,
+                "mean queue in the second half of the FAST traces: FAST first link 2 > link 1 "
+                f"({q[('short', 2)]:.0f} vs {q[('short', 1)]:.0f} pkts), Reno first link 1 > "
+                f"link 2 ({q[('long', 1)]:.0f} vs {q[('long', 2)]:.0f} pkts)",
+            )
+    if {"table2", "table3"} <= tidy.keys():
+        d2, t2 = order_distance(tidy["table2"])
+        d3, t3 = order_distance(tidy["table3"])
+        out["tables2_3.unique_single_protocol"] = (
+            d2 <= ONE_EQ_D and d3 <= ONE_EQ_D,
+            f"order distance D <= {ONE_EQ_D} (Mbps, short-first vs long-first): all Reno "
+            f"D = {d2:.2f} ({t2}); all FAST D = {d3:.2f} ({t3})",
+        )
+    if "exp2" in tidy:
+        w = tidy["exp2"]
+        parts = []
+        holds = True
+        for tcp in sorted(w["short_tcp"].unique()):
+            d, txt = order_distance(w, tcp)
+            if tcp == "fast":
+                holds = d <= ONE_EQ_D
+            parts.append(f"{tcp}: D = {d:.2f} ({txt})")
+        out["table4.unique_equilibrium"] = (
+            holds,
+            f"FAST runs: order distance D <= {ONE_EQ_D}; " + "; ".join(parts),
+        )
+    for fig, col in (("fig09", "k2"), ("fig10", "k13")):
+        if fig not in tidy or f"{fig}_theory" not in tidy:
+            continue
+        w = tidy[fig]
+        w = w[w["alpha_unit"] == "packets"]
+        reno = w[(w["what"] == "group") & (w["protocol"].isin(["reno", "sack"]))]
+        m = reno.groupby(["first", col])["mbps"].mean()
+        th = tidy[f"{fig}_theory"]
+        th = th[(th["alpha_unit"] == "packets") & (~th["queueing"].astype(bool))]
+        if fig == "fig09":
+            rf, vf = m.get("long"), m.get("short")
+            flat = float((rf.max() - rf.min()) / rf.mean())
+            rises = float(vf.iloc[-1] - vf.iloc[0])
+            out["fig9.reno_first_flat"] = (
+                flat <= 0.1 and rises > 0,
+                f"Reno first: (max - min)/mean of Reno throughput over K2 <= 0.1: {flat:.2f}; "
+                f"Vegas first: Reno throughput at the largest minus at the smallest K2 > 0: "
+                f"{rises:+.1f} Mbps",
+            )
+            errs = []
+            for (first, x), v in m.items():
+                t = th[(th["first"] == first) & (th["x"] == float(x)) & th["feasible"].astype(bool)]
+                if len(t):
+                    errs.append(abs(v - t["reno_mbps"].iloc[0]) / t["reno_mbps"].iloc[0])
+            e = float(np.mean(errs)) if errs else float("nan")
+            out["fig9.theory_matches"] = (
+                bool(errs) and e <= 0.15,
+                f"mean |simulated - model| / model Reno throughput <= 0.15 over the {len(errs)} "
+                f"(order, K2) points with a model equilibrium (reading II, constant T): {e:.2f}",
+            )
+        else:
+            rf, vf = m.get("long"), m.get("short")
+            flat = float((vf.max() - vf.min()) / vf.mean())
+            dep = float((rf.iloc[-1] - rf.iloc[0]) / rf.mean())
+            out["fig10.vegas_first_independent_of_k1"] = (
+                flat <= 0.1 and abs(dep) > 0.05,
+                f"Vegas first: (max - min)/mean of Reno throughput over K1 <= 0.1: {flat:.2f}; "
+                f"Reno first: relative change from the smallest to the largest K1 > 0.05: "
+                f"{dep:+.2f}",
+            )
+            above = []
+            for x, v in rf.items():
+                t = th[
+                    (th["first"] == "long") & (th["x"] == float(x)) & th["feasible"].astype(bool)
+                ]
+                if len(t):
+                    above.append(t["reno_mbps"].iloc[0] > v)
+            out["fig10.theory_vs_data_reno_first"] = (
+                bool(above) and sum(above) > len(above) / 2,
+                f"Reno first: model Reno throughput above the simulated at most K1 with a model "
+                f"equilibrium: {sum(above)} of {len(above)}",
+            )
+    if "fig11_traces" in tidy:
+        tr = tidy["fig11_traces"]
+        tr = tr[tr["kind"] == "queue"]
+        a = tr[tr["link"] == 1].set_index("t")["q_ewma"]
+        b = tr[tr["link"] == 2].set_index("t")["q_ewma"]
+        # state: which link holds the larger share of its own b_max-scaled queue
+        state = (a / 1000.0 > (b - 100.0).clip(lower=0) / 1400.0).astype(int)
+        state = state[state.index >= 0.1 * state.index.max()]
+        frac = float(state.mean()) if len(state) else float("nan")
+        switches = int((state.diff().abs() > 0).sum())
+        out["fig11.shifting_equilibria"] = (
+            0.1 <= frac <= 0.9 and switches >= 2,
+            "after the first 10 % of the run the link-1 queue (scaled by b_max) leads the link-2 "
+            "queue (scaled by its "
+            f"RED ramp) for a fraction in [0.1, 0.9] of the time, with >= 2 switches: fraction "
+            f"{frac:.2f}, {switches} switches",
+        )
+    if "fig12" in tidy:
+        f13, f14 = fig12_comparison(tidy["fig12"])
+        e13 = float(np.nanmean(np.abs(f13["measured"] - f13["prop2"]) / f13["prop2"]))
+        out["fig13.prop2_agreement"] = (
+            e13 <= 0.15,
+            "mean |measured - Prop 2| / Prop 2 over Vegas groups and alpha2 <= 0.15 (Prop 2 with "
+            f"the measured per-link Vegas load): {e13:.3f}",
+        )
+        e14 = float(np.nanmean(np.abs(f14["measured"] - f14["model"]) / f14["model"]))
+        out["fig14.prop3_agreement"] = (
+            e14 <= 0.2,
+            "mean |measured - model| / model link-2 throughput of Vegas and Reno over alpha2 "
+            f"<= 0.2: {e14:.3f}",
+        )
+    out.update(model_claims())
+    return {}, out
+
+
+def model_claims() -> dict[str, tuple[bool, str]]:
+    """Claims about the model, checked on the model (analysis/models/tang.py)."""
+    out: dict[str, tuple[bool, str]] = {}
+    eqs = models.find_equilibria(fig1_setup("packets", False).network(3500.0, 500.0))
+    sets = sorted("+".join(str(s + 1) for s in e.saturated) for e in eqs)
+    out["prop1.two_equilibria"] = (
+        {"1+3", "2"} <= set(sets),
+        "the Fig 1 network of Exp 5 (K1 = 3500, K2 = 500, reading II, constant T) has "
+        f"equilibria with saturated links {{1, 3}} and {{2}}: found {sets} (the all-links one "
+        "is the presumably unstable third)",
+    )
+    c = theory_numbers()["prop1.k2_over_k1_min"]
+    out["prop1.linear_maps"] = (
+        abs(c - 2.0) < 1e-9,
+        f"k2 lower bound / k1 upper bound of the linear-map condition = {c:.6f} (2 expected)",
+    )
+    pf = dummynet_pf_prediction()
+    c13 = models.fig13_curves([4.0, 8.0, 12.0, 16.0, 20.0])
+    gap = float(np.nanmax(np.abs(c13.prop2 - c13.model) / c13.model))
+    out["prop2.intra_protocol"] = (
+        gap < 1e-6,
+        "Fig 12 network, alpha2 = 4..20: Vegas group rates of the full equilibrium vs Prop 2 on "
+        f"their own per-link load: max rel. gap {gap:.1e} (all-FAST Dummynet weighted-PF "
+        f"prediction {pf.round(1).tolist()} Mbps)",
+    )
+    net = models.Fig12Setup(reno_rtt_includes_queueing=False).network(10.0)
+    eq = models.find_equilibria(net)[0]
+    vegas = ~net.is_reno
+    target = eq.rate[vegas]
+    a = models.prop3_alpha(net, target)
+    got = net.alpha_packets[vegas]
+    gap3 = float(np.max(np.abs(a - got) / got))
+    out["prop3.inter_protocol"] = (
+        gap3 < 1e-4,
+        "Fig 12 network (alpha2 = 10, constant T): Prop 3's alpha for the equilibrium's own Vegas "
+        f"rates returns the alpha used: max rel. "
+        f"gap {gap3:.1e}",
+    )
+    return out
+
+
+def fig12_comparison(w: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Figs 13-14: measured group rates (pkts/s, mean over seeds) vs Prop 2 with the measured
+    per-link Vegas load, and link-2 Vegas/Reno throughput vs the full model."""
+    g = w[w["what"] == "group"].groupby(["alpha", "idx"])["pkts"].mean().unstack()
+    r13, r14 = [], []
+    setup = models.Fig12Setup()
+    for a2, row in g.iterrows():
+        net = setup.network(float(a2))
+        vegas = ~net.is_reno
+        x = row.to_numpy()
+        cf = net.routing[:, vegas] @ x[vegas]
+        p2 = models.prop2_vegas_rates(net, cf) * net.counts[vegas]
+        for k in range(3):
+            r13.append({"alpha": a2, "group": k + 1, "measured": x[k], "prop2": p2[k]})
+        eqs = models.find_equilibria(net)
+        mv = float(np.sum(x[vegas][net.routing[1, vegas].astype(bool)]))
+        mr = float(np.sum(x[~vegas][net.routing[1, ~vegas].astype(bool)]))
+        if eqs:
+            r14.append(
+                {
+                    "alpha": a2,
+                    "who": "vegas",
+                    "measured": mv,
+                    "model": eqs[0].throughput("vegas", 1),
+                }
+            )
+            r14.append(
+                {"alpha": a2, "who": "reno", "measured": mr, "model": eqs[0].throughput("reno", 1)}
+            )
+    return pd.DataFrame(r13), pd.DataFrame(r14)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Tang et al. 2005 analysis")
+    ap.add_argument("experiment")
+    ap.add_argument("--tidy", type=Path, required=True)
+    ap.add_argument("--numbers", type=Path, required=True)
+    ap.add_argument("--traces", type=Path, help="queue/throughput traces (trace experiments)")
+    ap.add_argument("--theory", type=Path, help="model curves (fig09, fig10)")
+    ap.add_argument("runs", type=Path, nargs="*", help="run folders or their summary.json")
+    a = ap.parse_intermixed_args(argv)
+    dirs = [r.parent if r.name == "summary.json" else r for r in a.runs]
+    numbers: dict[str, float | bool]
+    if a.experiment == "theory":
+        tidy, nums = theory()
+        numbers = dict(nums)
+    elif a.experiment == "claims":
+        # results/tang/<experiment>/<fidelity>/{tidy,traces,theory}.csv
+        tables = {}
+        for p in a.runs:
+            name = p.parent.parent.name
+            tables[name if p.stem == "tidy" else f"{name}_{p.stem}"] = pd.read_csv(p)
+        bools, checks = claims(tables)
+        tidy, numbers = pd.DataFrame({"key": sorted(checks)}), dict(bools)
+        write_claims(checks, a.numbers.with_name("claims-checks.csv"))
+    else:
+        tidy, nums = analyse(a.experiment, dirs)
+        numbers = dict(nums)
+        if a.traces is not None:
+            a.traces.parent.mkdir(parents=True, exist_ok=True)
+            traces(dirs).to_csv(a.traces, index=False, float_format="%.6g")
+        if a.theory is not None:
+            a.theory.parent.mkdir(parents=True, exist_ok=True)
+            th = (
+                theory_for_runs(a.experiment, tidy)
+                if a.experiment in ("fig09", "fig10")
+                else pd.DataFrame(columns=["x"])
+            )
+            th.to_csv(a.theory, index=False, float_format="%.6g")
+    a.tidy.parent.mkdir(parents=True, exist_ok=True)
+    tidy.to_csv(a.tidy, index=False, float_format="%.6g")
+    write_numbers(numbers, a.numbers)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
