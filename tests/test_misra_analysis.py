@@ -1,0 +1,342 @@
+"""The Misra et al. pipeline: run parameters -> model inputs, the checks before any run,
+the simulation-vs-theory tables on hand-made data, and the analysis of short real ns runs."""
+
+from __future__ import annotations
+
+import copy
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from analysis import config as ccr
+from analysis import misra, nsio, nsrun
+
+
+@pytest.fixture(scope="module")
+def cfg(root: Path) -> dict:
+    files = [
+        root / "config" / "config.yaml",
+        *sorted((root / "config" / "experiments").glob("*.yaml")),
+    ]
+    return ccr.load(files)
+
+
+@pytest.fixture(scope="module")
+def base(cfg: dict) -> dict:
+    """Experiment A, set 1, as the paper fidelity runs it (C = 5 Mb/s)."""
+    return dict(ccr.runs(cfg, "misra", "expa_s1", "paper")[0].params)
+
+
+# ------------------------------------------------------------------------------------------
+# parameters and the checks before a run
+# ------------------------------------------------------------------------------------------
+
+
+def test_per_flow_values_repeat_over_the_flows() -> None:
+    assert misra.per_flow("1500000,3000000", 4, "p") == [1.5e6, 3e6, 1.5e6, 3e6]
+    assert misra.per_flow(0.02, 3, "rtts") == [0.02, 0.02, 0.02]
+    with pytest.raises(ValueError, match="3 values for 2 flows"):
+        misra.per_flow("1,2,3", 2, "profiles")
+
+
+def test_setup_units(base: dict) -> None:
+    s = misra.setup_of(base)
+    assert s.capacity == pytest.approx(5e6 / 8)  # bytes/s
+    assert [f.profile for f in s.flows] == [1.5e6 / 8, 3e6 / 8]
+    assert [f.rtt for f in s.flows] == [0.02, 0.02]
+    assert (s.ored.min_th, s.ored.max_th) == (20 * 512, 100 * 512)  # bytes
+    assert (s.tcp.alpha, s.tcp.beta, s.tcp.c1, s.tcp.c2) == (-1, 1, 1, 0.5)
+    # Sec IV: 3 Mb/s = 732.42 segments/s of 512 B; C RTT = 10.0 segments (catalog M8)
+    sec4 = dict(
+        base,
+        flows=1,
+        profiles="750000",
+        rtts="0.01366",
+        capacity=3e6,
+        min_th=15,
+        max_th=95,
+        p_max=0.02,
+    )
+    sf = misra.setup_of(sec4).single_flow()
+    assert sf.capacity == pytest.approx(3e6 / 8 / 512)
+    assert sf.bdp == pytest.approx(3e6 / 4096 * 0.01366)
+    assert sf.gamma == pytest.approx(0.75)
+    assert (sf.ored.min_th, sf.ored.max_th) == pytest.approx((15, 95))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"c2": 1.0}, r"c2 must be < 1 when beta = 1"),
+        ({"alpha": 1.0}, r"alpha must be < beta"),
+        ({"min_th": 100, "max_th": 20}, r"max_th must be > min_th"),
+    ],
+)
+def test_bad_input_stops_the_workflow(cfg: dict, change: dict, message: str) -> None:
+    c = copy.deepcopy(cfg)
+    c["misra"]["experiments"]["expb_s3"]["set"].update(change)
+    with pytest.raises(ccr.ConfigError, match=message) as e:
+        misra.check_config(c)
+    assert "misra.experiments.expb_s3" in str(e.value)
+
+
+def test_capacity_below_the_profiles_stops_the_workflow(cfg: dict) -> None:
+    c = copy.deepcopy(cfg)
+    # Exp B: profiles 1.5 + 1.5 Mb/s; C = 3 Mb/s only at the quick fidelity (the YAML anchor
+    # shares the fidelity block between the sets: give set 2 its own)
+    e2 = c["misra"]["experiments"]["expb_s2"]
+    e2["fidelity"] = copy.deepcopy(e2["fidelity"])
+    e2["fidelity"]["quick"]["sweep"]["capacity"] = [3000000]
+    with pytest.raises(ccr.ConfigError) as e:
+        misra.check_config(c)
+    msg = str(e.value)
+    assert "misra.experiments.expb_s2' (fidelity quick, run capacity3000000_s1)" in msg
+    assert "C = 3e+06 bit/s must exceed the sum of the assured rates 3e+06 bit/s (eq 3)" in msg
+
+
+def test_shipped_config_passes(cfg: dict) -> None:
+    misra.check_config(cfg)
+    ccr.validate(cfg)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"c2": 1.0}, "c2 (1.0) must be < 1 when beta = 1"),
+        ({"alpha": 1, "beta": 1}, "alpha (1) must be < beta (1)"),
+        ({"capacity": 4500000}, "must exceed the sum of the assured rates 4500000"),
+        ({"rtts": "0.002"}, "rtt 0.002 s is below the fixed part of the path"),
+        ({"profiles": "1,2,3"}, "profiles: 3 values for 2 flows"),
+    ],
+)
+def test_tcl_refuses_bad_input_before_simulating(
+    ns_binary: Path, base: dict, tmp_path: Path, change: dict, message: str
+) -> None:
+    with pytest.raises(nsrun.NsRunError) as e:
+        nsrun.run(
+            ns_binary, ccr.tcl_script("misra", "dumbbell"), tmp_path / "r", {**base, **change}
+        )
+    assert message in str(e.value)
+    assert not (tmp_path / "r" / "summary.json").exists()
+
+
+def test_nflows_scales_capacity_and_thresholds(cfg: dict) -> None:
+    runs = {r.params["flows"]: r.params for r in ccr.runs(cfg, "misra", "nflows", "quick")}
+    assert misra.thresholds_pkts(runs[2]) == (20, 100)  # N = 2 is Experiment A at 6 Mb/s
+    assert misra.thresholds_pkts(runs[20]) == (200, 1000)
+    assert misra.capacity_bps(runs[20]) == 60e6
+    # everything scales with N: the fixed point's queue scales too, windows and rates do not
+    fp = {}
+    for n in (2, 20):
+        s = misra.setup_of(runs[n])
+        fp[n] = misra.models.fixed_point(s.flows, s.capacity, s.ored, s.tcp)
+    assert fp[20].queue == pytest.approx(10 * fp[2].queue, rel=1e-9)
+    assert fp[20].windows[:2] == pytest.approx(fp[2].windows, rel=1e-9)
+    assert fp[20].throughputs[:2] == pytest.approx(fp[2].throughputs, rel=1e-9)
+    # the fixed thresholds of the paper's experiments
+    assert misra.thresholds_pkts(ccr.runs(cfg, "misra", "expa_s1", "quick")[0].params) == (20, 100)
+
+
+def test_num_key_spelling() -> None:
+    assert [misra._num_key(v) for v in (-1, -0.75, 0, 0.1, 0.5)] == [
+        "m1",
+        "m0_75",
+        "0",
+        "0_1",
+        "0_5",
+    ]
+
+
+def test_theory_numbers_are_published_keys(root: Path, cfg: dict) -> None:
+    doc = yaml.safe_load((root / "config" / "originals" / "misra.yaml").read_text())
+    keys = {e["key"] for e in doc["numbers"]}
+    claims = {c["key"] for c in doc["claims"]}
+    nums = misra.theory_numbers(cfg)
+    assert set(nums) <= keys
+    assert nums["derived.fig2.set2.c5.qstar"] == pytest.approx(371.2, abs=0.05)
+    # set 1, C = 5 Mb/s, equal RTTs: the two throughputs add up to C (eq 9)
+    total = nums["derived.fig1.set1.c5.rho.tcp1"] + nums["derived.fig1.set1.c5.rho.tcp2"]
+    assert total == pytest.approx(5.0, rel=1e-12)
+    assert nums["fig4.theory_depends_only_on_c2_over_c1"] is True
+    assert set(misra.theory_claims(cfg)) <= claims
+
+
+def test_cited_cov_law_is_not_the_model() -> None:
+    holds, detail = misra.cov_law_claim()
+    assert holds is False
+    # alpha = 0: CV(W) = sqrt(c2/(2 - c2)); divided by sqrt(1/(1 - c2)):
+    # c2 = 0.1: sqrt(0.1/1.9 * 0.9) = 0.2176, c2 = 0.5: sqrt(0.5/1.5 * 0.5) = 0.4082
+    assert "alpha 0: 0.218 to 0.408" in detail
+
+
+# ------------------------------------------------------------------------------------------
+# the tables, on hand-made data
+# ------------------------------------------------------------------------------------------
+
+
+def _cap_rows(exp: str, source: str, cap: float, thr: tuple[float, float], win: tuple) -> list:
+    return [
+        {
+            "experiment": exp,
+            "set": misra.set_of(exp),
+            "source": source,
+            "seed": 1 if source == "sim" else np.nan,
+            "capacity_mbps": cap,
+            "n_flows": 2,
+            "flow": i,
+            "profile_mbps": 1.5,
+            "rtt_ms": 20.0,
+            "window": win[i],
+            "throughput_mbps": thr[i],
+            "queue_pkts": 50.0,
+            "decreases": 500,
+            "marks": 1000,
+            "rexmits": 0,
+            "drops": 0,
+            "early_drops": 0,
+            "out_fraction": 0.3,
+        }
+        for i in (0, 1)
+    ]
+
+
+def test_ratio_orientation_and_errors() -> None:
+    rows = _cap_rows("expa_s1", "sim", 6.0, (2.0, 4.0), (30.0, 50.0))
+    rows += _cap_rows("expa_s1", "theory", 6.0, (2.5, 3.5), (40.0, 50.0))
+    rows += _cap_rows("expb_s1", "sim", 6.0, (4.0, 2.0), (30.0, 50.0))
+    rows += _cap_rows("expb_s1", "theory", 6.0, (4.0, 2.0), (30.0, 50.0))
+    t = pd.DataFrame(rows)
+    r = misra.ratios(t, "sim").set_index("experiment")["ratio"]
+    assert r["expa_s1"] == 2.0  # Exp A: rho2/rho1 = 4/2
+    assert r["expb_s1"] == 2.0  # Exp B: rho1/rho2 = 4/2
+    e = misra.capacity_errors(t).set_index(["experiment", "flow"])
+    assert e.loc[("expa_s1", 0), "window_err"] == pytest.approx(30 / 40 - 1)
+    assert e.loc[("expa_s1", 1), "throughput_mbps_err"] == pytest.approx(4.0 / 3.5 - 1)
+    assert e.loc[("expb_s1", 0), "window_err"] == 0.0
+
+
+def test_window_stats_pool_seeds_and_measure_tv() -> None:
+    rows = []
+    for seed, mean in ((1, 10.0), (2, 12.0)):
+        for stat, y in (("mean", mean), ("var", 4.0), ("cov", 2.0 / mean)):
+            rows.append({"value": -1.0, "source": "sim", "seed": seed, "stat": stat, "y": y})
+        for w, y in ((9.0, 0.5), (10.0, 0.5)):
+            rows.append(
+                {"value": -1.0, "source": "sim", "seed": seed, "stat": "pmf", "w": w, "y": y}
+            )
+    for source in ("theory", "theory_finite"):
+        for stat, y in (("mean", 10.0), ("var", 5.0), ("cov", math.sqrt(5) / 10)):
+            rows.append({"value": -1.0, "source": source, "stat": stat, "y": y})
+    for w, y in ((10.0, 0.75), (11.0, 0.25)):
+        rows.append({"value": -1.0, "source": "theory", "stat": "pmf", "w": w, "y": y})
+    s = misra.window_stats(pd.DataFrame(rows)).iloc[0]
+    assert s["mean_sim"] == 11.0
+    assert s["var_sim"] == pytest.approx(5.0)  # within-seed 4 + between-seed 1
+    assert s["mean_err"] == pytest.approx(0.1)
+    # TV = (|0.5 - 0| + |0.5 - 0.75| + |0 - 0.25|) / 2
+    assert s["tv"] == pytest.approx(0.5)
+
+
+def test_sharing_claims_follow_the_ratios() -> None:
+    def fig(ratio_by_set: dict[int, float], exp: str) -> pd.DataFrame:
+        rows = []
+        for k, r in ratio_by_set.items():
+            for cap in (6.0, 9.0):
+                lo = cap / (1 + r + (cap - 6.0) / 10)  # the ratio falls with C
+                hi = cap - lo
+                thr = (lo, hi) if exp == "expa" else (hi, lo)
+                rows += _cap_rows(f"{exp}_s{k}", "sim", cap, thr, (1.0, 1.0))
+        return pd.DataFrame(rows)
+
+    good_a = fig({1: 1.3, 2: 1.6, 3: 1.4, 4: 1.5}, "expa")
+    good_b = fig({1: 2.5, 2: 1.4, 3: 2.2, 4: 1.6}, "expb")
+    nums, out = misra.sim_claims({"fig04": good_a, "fig05": good_b})
+    assert nums["fig4.aimd_closer_to_proportional"] is True
+    assert nums["fig4.sim_lower_c2_more_differentiation"] is True
+    assert nums["fig5.short_rtt_gets_more"] is True
+    assert out["fig5.smaller_c2_closer_to_proportional"][0] is True
+    bad_a = fig({1: 1.6, 2: 1.3, 3: 1.4, 4: 1.5}, "expa")
+    bad_b = fig({1: 1.4, 2: 2.5, 3: 2.2, 4: 1.6}, "expb")
+    nums, out = misra.sim_claims({"fig04": bad_a, "fig05": bad_b})
+    assert nums["fig4.aimd_closer_to_proportional"] is False
+    assert out["fig5.smaller_c2_closer_to_proportional"][0] is False
+
+
+# ------------------------------------------------------------------------------------------
+# short real runs
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def runs(
+    cfg: dict, base: dict, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("misra") / "results" / "misra"
+    out = {}
+    short = {"duration": 40, "warmup": 10}
+    a = root / "expa_s1" / "smoke" / "capacity8000000_s1"
+    nsrun.run(ns_binary, ccr.tcl_script("misra", "dumbbell"), a, {**base, **short, "capacity": 8e6})
+    out["a"] = a
+    sec4 = dict(ccr.runs(cfg, "misra", "sec4_alpha", "smoke")[0].params)
+    s = root / "sec4_alpha" / "smoke" / "alpha-1_s1"
+    nsrun.run(ns_binary, ccr.tcl_script("misra", "dumbbell"), s, {**sec4, **short})
+    out["sec4"] = s
+    return out
+
+
+def test_access_delays_give_the_nominal_rtt(runs: dict[str, Path]) -> None:
+    _, t = nsio.read_run(runs["a"])
+    # tx: 512 + 40 bytes on two 100 Mb/s links and on the 8 Mb/s bottleneck;
+    # d = (RTT - 2 (1 ms + 1 ms) - tx) / 2
+    tx = 2 * 552 * 8 / 1e8 + 552 * 8 / 8e6
+    assert t["flows"]["access_delay"].tolist() == pytest.approx([(0.02 - 0.004 - tx) / 2] * 2)
+
+
+def test_two_flow_run(runs: dict[str, Path]) -> None:
+    f = misra.flows_table([runs["a"]])
+    assert f["experiment"].unique().tolist() == ["expa_s1"]
+    assert f["set"].unique().tolist() == [1]
+    total = f["throughput_mbps"].sum()
+    assert 0.9 * 8.0 <= total <= 8.0  # the link is full, never above C
+    # the tagger: a flow sending rho with profile R has a fraction (rho - R)/rho out
+    expect = 1.0 - f["profile_mbps"] / f["throughput_mbps"]
+    assert f["out_fraction"].to_numpy() == pytest.approx(expect.to_numpy(), abs=0.02)
+    assert (f["drops"] == 0).all() and (f["rexmits"] == 0).all()
+    tidy = misra.capacity_tidy([runs["a"]])
+    th = tidy[(tidy["source"] == "theory") & (tidy["capacity_mbps"] == 8.0)]
+    assert th["throughput_mbps"].sum() == pytest.approx(8.0)  # eq (9) at the simulated C
+
+
+def test_window_histogram_run(runs: dict[str, Path]) -> None:
+    s, t = nsio.read_run(runs["sec4"])
+    flows, hist = t["flows"], t["hist"]
+    assert int(hist["count"].sum()) == int(flows["samples"].iloc[0])
+    # the histogram's mean (bin centres, 1-packet bins) is the sampled mean within half a bin
+    mid = ((hist["bin"] + 0.5) * hist["count"]).sum() / hist["count"].sum()
+    assert abs(mid - flows["cwnd_mean"].iloc[0]) <= 0.5
+    tidy = misra.window_tidy([runs["sec4"]], "alpha")
+    for source in ("sim", "theory"):
+        pmf = tidy[(tidy["source"] == source) & (tidy["stat"] == "pmf")]["y"]
+        assert pmf.sum() == pytest.approx(1.0, abs=1e-6)
+    # the pipe is full: the window never falls below C RTT = 10 packets
+    assert hist["bin"].min() >= 10
+    assert s["params"]["q_weight"] == 1
+    assert (s["results"]["min_th_pkts"], s["results"]["max_th_pkts"]) == (15, 95)
+
+
+def test_same_seed_same_bytes(
+    runs: dict[str, Path], base: dict, ns_binary: Path, tmp_path: Path
+) -> None:
+    again = tmp_path / "again"
+    nsrun.run(
+        ns_binary,
+        ccr.tcl_script("misra", "dumbbell"),
+        again,
+        {**base, "duration": 40, "warmup": 10, "capacity": 8e6},
+    )
+    for name in ("flows.tsv", "summary.json"):
+        assert (again / name).read_bytes() == (runs["a"] / name).read_bytes()
