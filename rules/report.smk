@@ -9,6 +9,10 @@ rule diff_tables:
     input:
         originals=ORIGINALS,
         numbers=NUMBERS,
+        # every figure too: after a fidelity switch, a numbers file of the other fidelity
+        # is not rebuilt for its own sake (its runs' folders are new, and Snakemake does
+        # not rerun a job for inputs that only could be made), but a figure is
+        parts=[f for p in PAPERS for f in REPORT_PARTS.get(p, []) if f not in NUMBERS],
         code="analysis/compare.py",
     output:
         csv="paper/generated/diff.csv",
