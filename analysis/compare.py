@@ -120,6 +120,12 @@ def _as_bool(text: str) -> bool:
     raise ValueError(f"'{text}' is not a boolean")
 
 
+def _slack(ref: float) -> float:
+    """Floating-point slack on a tolerance: 0.99 - 0.98 is 0.010000000000000009, which must
+    pass a tolerance of 0.01."""
+    return 1e-9 * max(1.0, abs(ref))
+
+
 def verdict(pub: Published, regenerated: str | None) -> str:
     """ok / off / missing for one published number."""
     if regenerated is None or regenerated == "" or regenerated.lower() == "nan":
@@ -131,10 +137,10 @@ def verdict(pub: Published, regenerated: str | None) -> str:
         return "missing"
     if pub.kind == "range":
         lo, hi = (float(v) for v in pub.published)  # type: ignore[union-attr]
-        tol_lo, tol_hi = pub.allowance(lo), pub.allowance(hi)
+        tol_lo, tol_hi = pub.allowance(lo) + _slack(lo), pub.allowance(hi) + _slack(hi)
         return "ok" if lo - tol_lo <= x <= hi + tol_hi else "off"
     ref = float(pub.published)  # type: ignore[arg-type]
-    tol = pub.allowance(ref)
+    tol = pub.allowance(ref) + _slack(ref)
     if pub.kind == "lower_bound":
         return "ok" if x >= ref - tol else "off"
     if pub.kind == "upper_bound":

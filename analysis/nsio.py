@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a DataFrame is made: short jobs start fast
+    import pandas as pd
 
 
 class IncompleteRun(RuntimeError):
@@ -30,16 +32,40 @@ def read_summary(path: Path | str) -> dict:
     return summary
 
 
-def read_table(path: Path | str) -> pd.DataFrame:
-    """A whitespace table with a '# col col ...' header line."""
-    p = Path(path)
+def _columns(p: Path) -> list[str]:
     with p.open() as fh:
         header = fh.readline()
     if not header.startswith("#"):
         raise ValueError(f"{p}: first line must be '# column names'")
-    cols = header[1:].split()
+    return header[1:].split()
+
+
+def read_table(path: Path | str) -> pd.DataFrame:
+    """A whitespace table with a '# col col ...' header line."""
+    import pandas as pd
+
+    p = Path(path)
+    cols = _columns(p)
     df = pd.read_csv(p, sep=r"\s+", comment="#", header=None, names=cols)
     return df
+
+
+def read_rows(path: Path | str) -> list[dict[str, float]]:
+    """The same table as a list of {column: number} rows, without pandas."""
+    p = Path(path)
+    cols = _columns(p)
+    rows = []
+    with p.open() as fh:
+        for line in fh:
+            if line.startswith("#") or not line.strip():
+                continue
+            words = line.split()
+            if len(words) != len(cols):
+                raise ValueError(
+                    f"{p}: row '{line.strip()}' has {len(words)} values, not {len(cols)}"
+                )
+            rows.append({c: float(w) for c, w in zip(cols, words, strict=True)})
+    return rows
 
 
 def read_run(run_dir: Path | str) -> tuple[dict, dict[str, pd.DataFrame]]:
@@ -64,4 +90,6 @@ def collect(run_dirs: Iterable[Path | str], table: str, keys: Iterable[str]) -> 
         frames.append(df)
     if not frames:
         raise ValueError("no runs given")
+    import pandas as pd
+
     return pd.concat(frames, ignore_index=True)

@@ -1,11 +1,15 @@
-"""Statistics shared by every paper: confidence intervals from scipy."""
+"""Statistics shared by every paper: confidence intervals from scipy.
+
+Only scipy.special is imported (the Student-t quantile is ``stdtrit``, what
+``scipy.stats.t.ppf`` computes): short analysis jobs start fast.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,7 @@ def mean_ci(values: np.typing.ArrayLike, level: float = 0.95) -> Interval:
     if x.size == 1:
         return Interval(m, m, m, 1)
     sem = float(x.std(ddof=1)) / np.sqrt(x.size)
-    h = float(stats.t.ppf(0.5 + level / 2.0, x.size - 1)) * sem
+    h = float(special.stdtrit(x.size - 1, 0.5 + level / 2.0)) * sem
     return Interval(m, m - h, m + h, int(x.size))
 
 

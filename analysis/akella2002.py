@@ -1,0 +1,824 @@
+"""Akella et al. 2002 (the TCP game): from finished searches and point runs to tidy
+tables, regenerated numbers and computed claims. The run design and the search itself are in
+:mod:`analysis.akella2002_search`.
+
+Usage (called by rules/akella2002.smk)::
+
+    python -m analysis.akella2002 fig02 --tidy T.csv --ne NE.csv --numbers N.csv SEARCH.json ...
+    python -m analysis.akella2002 fig05 --tidy T.csv --numbers N.csv --seeds 1,2 POINT_DIR ...
+    python -m analysis.akella2002 fig06 --tidy T.csv --numbers N.csv --tau-s 3 FIG05_TIDY
+    python -m analysis.akella2002 fig10 --tidy T.csv --numbers N.csv --seeds 1,2 POINT_DIR ...
+    python -m analysis.akella2002 hybrid --tidy T.csv --table TH.csv --numbers N.csv --pkt-size 1000
+    python -m analysis.akella2002 claims --numbers N.csv --claims C.csv --fig05 T --fig06 T \
+        --fig10 T SEARCH.json ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis.akella2002_search import (
+    COORDS,
+    FIG5_SERIES,
+    MODES,
+    NE_FIGURES,
+    exhaustive_grid_runs,
+    fmt,
+    profile_metrics,
+    read_point_rows,
+)
+from analysis.models import akella2002 as models
+from analysis.numbers import write_claims, write_numbers
+
+#: "Efficient" NE (our criterion for the paper's words): per-flow goodput at least this
+#: fraction of the fair share C/n and per-flow loss rate below LOSS_OK.
+GOODPUT_OK = 0.85
+LOSS_OK = 0.07
+LOSS_EXTREME = 0.15
+
+
+# --------------------------------------------------------------------------------------------
+# figures 2-4, 7-9, 11: iteration curves and NE tables
+# --------------------------------------------------------------------------------------------
+
+#: Published numbers per search kind: figure -> {mode: [metrics in config/originals]}.
+PUBLISHED = {
+    "fig02": {
+        "alpha": ["alpha_e"],
+        "beta": ["beta_e"],
+        "joint": ["alpha_e", "beta_e", "ne_goodput", "ne_loss"],
+    },
+    "fig03": {"alpha": ["alpha_e"], "beta": ["beta_e"], "joint": ["alpha_e", "beta_e"]},
+    "fig04": {"alpha": ["alpha_e"], "beta": ["beta_e"], "joint": ["alpha_e", "beta_e"]},
+    "fig07": {
+        "alpha": ["alpha_e"],
+        "beta": ["beta_e"],
+        "joint": ["alpha_e", "beta_e", "ne_goodput", "ne_loss"],
+    },
+    "fig08": {
+        "alpha": ["alpha_e", "ne_goodput", "ne_loss"],
+        "beta": ["beta_e"],
+        "joint": ["alpha_e", "beta_e", "ne_goodput", "ne_loss"],
+    },
+    "fig09": {
+        "alpha": ["alpha_e", "ne_goodput", "ne_loss"],
+        "beta": [],
+        "joint": ["alpha_e", "beta_e", "ne_goodput", "ne_loss"],
+    },
+    "fig11": {
+        "alpha": ["alpha_e"],
+        "beta": ["beta_e"],
+        "joint": ["alpha_e", "beta_e", "ne_goodput", "ne_loss"],
+    },
+}
+
+
+def number_key(figure: str, mode: str, metric: str) -> str:
+    """Key of a published NE number in config/originals/akella2002.yaml."""
+    tcp, queue = NE_FIGURES[figure]
+    num = int(figure[3:])
+    if mode == "joint":
+        return f"text.{tcp}_{queue}_joint.{metric}"
+    return f"fig{num}{'a' if mode == 'alpha' else 'b'}.{tcp}_{queue}.{metric}"
+
+
+def ne_figure(
+    figure: str, searches: Sequence[Mapping]
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
+    """Tidy iteration curves, the NE table and the regenerated numbers of one figure."""
+    by_mode = {s["mode"]: s for s in searches}
+    if set(by_mode) != set(MODES):
+        raise ValueError(
+            f"{figure}: needs the alpha, beta and joint searches, got {sorted(by_mode)}"
+        )
+    rows, ne_rows = [], []
+    numbers: dict[str, float] = {}
+    for mode in MODES:
+        s = by_mode[mode]
+        for r in s["records"]:
+            for c in r["candidates"]:
+                rows.append(
+                    {
+                        "mode": mode,
+                        "iteration": r["iteration"],
+                        "coordinate": r["coordinate"],
+                        "common_alpha": r["current"]["alpha"],
+                        "common_beta": r["current"]["beta"],
+                        "value": c["value"],
+                        "mean": c["mean"],
+                        "low": c["low"],
+                        "high": c["high"],
+                        "runs": c["runs"],
+                        "picked": c["value"] == r["pick"],
+                    }
+                )
+        seeds = len(s["seeds"])
+        ne_rows.append(
+            {
+                "mode": mode,
+                "alpha_e": s["alpha_e"],
+                "beta_e": s["beta_e"],
+                "converged": s["converged"],
+                "iterations": s["iterations"],
+                "points": s["points"],
+                "runs": s["points"] * seeds,
+                "exhaustive_runs": exhaustive_grid_runs(s),
+                "ne_goodput": s["ne"]["goodput"],
+                "ne_loss": s["ne"]["loss"],
+                "default_goodput": s["start_profile"]["goodput"],
+                "default_loss": s["start_profile"]["loss"],
+                "fair_share": s["ne"]["fair_share"],
+            }
+        )
+        vals = {
+            "alpha_e": s["alpha_e"],
+            "beta_e": s["beta_e"],
+            "ne_goodput": s["ne"]["goodput"],
+            "ne_loss": s["ne"]["loss"],
+        }
+        for metric in PUBLISHED[figure][mode]:
+            numbers[number_key(figure, mode, metric)] = vals[metric]
+    return pd.DataFrame(rows), pd.DataFrame(ne_rows), numbers
+
+
+# --------------------------------------------------------------------------------------------
+# Figure 5 (measured loss functions), Figure 6 (F_a, F_b), Figure 10 (loss assignment)
+# --------------------------------------------------------------------------------------------
+
+
+def _points_table(point_dirs: Sequence[Path], seeds: Sequence[int]) -> pd.DataFrame:
+    """One row per point: its coordinates, n and :func:`profile_metrics`."""
+    rows = []
+    for d in point_dirs:
+        runs = read_point_rows(d, seeds)
+        first = runs[0]
+        rows.append(
+            {**{k: first[f"p_{k}"] for k in COORDS}, "n": int(first["n"]), **profile_metrics(runs)}
+        )
+    return pd.DataFrame(rows)
+
+
+def fig05(
+    point_dirs: Sequence[Path], seeds: Sequence[int]
+) -> tuple[pd.DataFrame, dict[str, float]]:
+    """p (loss rate common to all flows at the symmetric point x) and P = dp'/dx' (F_n at
+    x -+ h, one-sided at the ends), per series and parameter. p' is the aggregate loss rate
+    for RED (equal for all flows by the model's assumption) and F_n's own loss rate for
+    CHOKe+ (catalog 4.7); both slopes are kept."""
+    t = _points_table(point_dirs, seeds)
+    out = []
+    for (tcp, queue), g in t.groupby(["tcp", "queue"]):
+        for prm, other in (("alpha", "beta"), ("beta", "alpha")):
+            dev = f"{prm}_n"
+            # symmetric points of this derivative: all flows at x, the other coordinate fixed
+            sym = g[(g[prm] == g[dev]) & (g[other] == g[f"{other}_n"])]
+            for _, s in sym.iterrows():
+                nb = g[
+                    (g[prm] == s[prm])
+                    & (g[other] == s[other])
+                    & (g[f"{other}_n"] == s[other])
+                    & (g[dev] != s[prm])
+                ]
+                if nb.empty:
+                    continue  # a symmetric point of the other derivative
+                lo = nb[nb[dev] < s[prm]].sort_values(dev).tail(1)
+                hi = nb[nb[dev] > s[prm]].sort_values(dev).head(1)
+                a = lo.iloc[0] if len(lo) else s
+                b = hi.iloc[0] if len(hi) else s
+                h = float(b[dev] - a[dev])
+                use_fn = queue != "red"
+                out.append(
+                    {
+                        "tcp": tcp,
+                        "queue": queue,
+                        "series": f"{tcp}_{queue}",
+                        "parameter": prm,
+                        "x": float(s[prm]),
+                        "p": float(s["aggregate_loss"]),
+                        "p_fn": float(s["loss_fn"]),
+                        "P_aggregate": float((b["aggregate_loss"] - a["aggregate_loss"]) / h),
+                        "P_fn": float((b["loss_fn"] - a["loss_fn"]) / h),
+                        "P": float(
+                            (
+                                (b["loss_fn"] - a["loss_fn"])
+                                if use_fn
+                                else (b["aggregate_loss"] - a["aggregate_loss"])
+                            )
+                            / h
+                        ),
+                        "h": h,
+                        "srtt": float(s["srtt"]),
+                        "rto": float(s["rto"]),
+                        "goodput": float(s["goodput"]),
+                        "n": int(s["n"]),
+                    }
+                )
+    tidy = pd.DataFrame(out).sort_values(["series", "parameter", "x"]).reset_index(drop=True)
+    numbers: dict[str, float] = {}
+    pa = tidy[tidy["parameter"] == "alpha"]
+    cp = pa[pa["series"] == "sack_chokeplus"].set_index("x")["P"]
+    rd = pa[pa["series"] == "sack_red"].set_index("x")["P"]
+    common = cp.index.intersection(rd.index)
+    if len(common) and float(rd[common].mean()) != 0:
+        numbers["fig5b.chokeplus_vs_red.p_a_ratio"] = float(cp[common].mean() / rd[common].mean())
+    return tidy, numbers
+
+
+def fig06(fig5: pd.DataFrame, tau_s: float) -> tuple[pd.DataFrame, dict[str, float]]:
+    """F_a(alpha) and F_b(beta) from the Figure 5 measurements with the model of each TCP
+    (Tahoe severe with tau_S, SACK gentle, Reno hybrid with T_0 = measured mean RTO); the
+    round-trip time is the measured mean smoothed RTT at each point. Points without losses
+    (p = 0) have no F."""
+    rows = []
+    for _, r in fig5.iterrows():
+        model = FIG5_SERIES[(r["tcp"], r["queue"])]
+        f = math.nan
+        if r["p"] > 0 and r["srtt"] > 0 and (r["parameter"] == "beta" or r["x"] > 0):
+            kw = {
+                "tau_s": tau_s if model == "severe" else None,
+                "t0": r["rto"] if model == "hybrid" else None,
+            }
+            if r["parameter"] == "alpha":
+                f = float(models.f_alpha(model, r["x"], r["p"], r["P"], r["srtt"], **kw))  # type: ignore[arg-type]
+            else:
+                f = float(models.f_beta(model, r["x"], r["p"], r["P"], r["srtt"], **kw))  # type: ignore[arg-type]
+        rows.append(
+            {
+                "series": r["series"],
+                "parameter": r["parameter"],
+                "model": model,
+                "x": r["x"],
+                "F": f,
+            }
+        )
+    tidy = pd.DataFrame(rows)
+    numbers: dict[str, float] = {}
+    t = (
+        tidy[(tidy["series"] == "tahoe_red") & (tidy["parameter"] == "alpha")]
+        .dropna()
+        .sort_values("x")
+    )
+    if len(t):
+        numbers["fig6a.tahoe_red.fa_zero_crossing"] = zero_crossing_bound(
+            t["x"].to_numpy(), t["F"].to_numpy()
+        )
+    return tidy, numbers
+
+
+def zero_crossing_bound(x: np.ndarray, f: np.ndarray) -> float:
+    """Where F_a first turns from + to - (the paper's reading: alpha_E >= that alpha). F not
+    positive at the first point: that point; F positive throughout: the last measured x
+    (the crossing lies beyond it)."""
+    if f[0] <= 0:
+        return float(x[0])
+    c = models.first_zero_crossing(x, f) if len(x) > 1 else math.nan
+    return float(x[-1]) if math.isnan(c) else float(c)
+
+
+def fig10(
+    point_dirs: Sequence[Path], seeds: Sequence[int]
+) -> tuple[pd.DataFrame, dict[str, float | bool]]:
+    """Loss rates of F_n and of F_1..F_{n-1} (mean over flows and runs) as F_n's alpha or
+    beta varies, the others at the point's common (alpha, beta)."""
+    t = _points_table(point_dirs, seeds)
+    rows = []
+    for _, r in t.iterrows():
+        prm = "alpha" if r["beta_n"] == r["beta"] else "beta"
+        if r["alpha_n"] == r["alpha"] and r["beta_n"] == r["beta"]:
+            for prm in ("alpha", "beta"):  # the symmetric point starts both curves
+                rows.append(_fig10_row(r, prm))
+            continue
+        rows.append(_fig10_row(r, prm))
+    tidy = pd.DataFrame(rows).sort_values(["queue", "parameter", "x"]).reset_index(drop=True)
+    numbers: dict[str, float | bool] = {}
+    first = t.iloc[0]
+    numbers["fig10.n_flows"] = float(first["n"])
+    numbers["fig10.others_alpha"] = float(first["alpha"])
+    numbers["fig10.others_beta"] = float(first["beta"])
+    for prm, key in (("alpha", "fig10a.alpha10_range"), ("beta", "fig10b.beta10_range")):
+        xs = tidy[tidy["parameter"] == prm]["x"]
+        if len(xs):
+            numbers[key] = float(xs.max())
+    red = tidy[tidy["queue"] == "red"]
+    if len(red):
+        numbers["fig10.red.curves_coincide"] = bool(red_curves_coincide(red)[0])
+    return tidy, numbers
+
+
+def _fig10_row(r: pd.Series, prm: str) -> dict:
+    return {
+        "queue": r["queue"],
+        "parameter": prm,
+        "x": float(r[f"{prm}_n"]),
+        "loss_fn": float(r["loss_fn"]),
+        "loss_others": float(r["loss_others"]),
+        "goodput_fn": float(r["goodput_fn"]),
+        "goodput_others": float(r["goodput_others"]),
+    }
+
+
+def red_curves_coincide(red: pd.DataFrame, tolerance: float = 0.25) -> tuple[bool, float]:
+    """Figure 10 caption: under RED F_10's loss rate equals F_1..F_9's. Criterion: the mean
+    over the swept points of |loss_fn - loss_others| / loss_others is at most ``tolerance``."""
+    d = red[red["loss_others"] > 0]
+    if d.empty:
+        return False, math.nan
+    gap = float(((d["loss_fn"] - d["loss_others"]).abs() / d["loss_others"]).mean())
+    return gap <= tolerance, gap
+
+
+# --------------------------------------------------------------------------------------------
+# the Hybrid (Reno) drop-tail evaluation of Sec 4.2.3 (no simulation)
+# --------------------------------------------------------------------------------------------
+
+HYBRID_NS = (10, 50, 100, 200)
+HYBRID_SMALL_N = 50
+HYBRID_LARGE_N = 200  # "n large (> 100)"
+HYBRID_GAIN = 0.1  # "significantly better": 10 % more goodput (our reading)
+
+
+def hybrid(pkt_size: float) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
+    """Thresholds of the Hybrid evaluation (tau_S = 20, R = 0.12 s) and gain curves.
+
+    Returns (threshold table, gain curves, numbers). Threshold: the largest C/n with
+    G_n(alpha_n) < G_n(1) for every alpha_n (model.hybrid_threshold_bdp), in packets and in
+    Mbps for ``pkt_size`` and 1500-byte packets. 'alpha needed': the smallest alpha_n with
+    a 10 % gain over G_n(1) at C/n = 1.1 x the threshold, n = 50."""
+    r, ts = models.HYBRID_RTT, models.HYBRID_TAU_S
+    rows = []
+    for n in HYBRID_NS:
+        c = models.hybrid_threshold_bdp(n, ts)
+        need = models.hybrid_alpha_needed(n, 1.1 * c * n, ts, gain=HYBRID_GAIN)
+        rows.append(
+            {
+                "n": n,
+                "threshold_pkts": c,
+                "threshold_mbps": float(models.bdp_packets_to_mbps(c, r, pkt_size)),
+                "threshold_mbps_1500": float(models.bdp_packets_to_mbps(c, r, 1500.0)),
+                "alpha_needed_10pct": need,
+            }
+        )
+    table = pd.DataFrame(rows)
+    curves = []
+    alphas = np.unique(np.concatenate([np.linspace(1.0, 10.0, 37), np.geomspace(10.0, 1000.0, 60)]))
+    for n in (HYBRID_SMALL_N, HYBRID_LARGE_N):
+        for mbps in (1.0, 1.5, 2.0, 2.5, 3.0):
+            cpn = float(models.mbps_to_bdp_packets(mbps, r, pkt_size))
+            if cpn <= ts:
+                continue
+            g = np.asarray(models.hybrid_gain(alphas, n, cpn * n, ts))
+            curves += [
+                {"n": n, "c_per_n_mbps": mbps, "alpha_n": float(a), "gain": float(v)}
+                for a, v in zip(alphas, g, strict=True)
+            ]
+    t = table.set_index("n")
+    numbers = {
+        "analysis.hybrid.tau_s": ts,
+        "analysis.hybrid.r": r,
+        "analysis.hybrid.small_n": float(HYBRID_SMALL_N),
+        "analysis.hybrid.small_n.max_c_per_n": float(t.loc[HYBRID_SMALL_N, "threshold_mbps"]),
+        "analysis.hybrid.large_n": float(HYBRID_LARGE_N),
+        "analysis.hybrid.large_n.max_c_per_n": float(t.loc[HYBRID_LARGE_N, "threshold_mbps"]),
+        "analysis.hybrid.alpha_needed_above_threshold": float(
+            t.loc[HYBRID_SMALL_N, "alpha_needed_10pct"]
+        ),
+        "analysis.severe_beta.min_n": float(severe_beta_min_n()),
+        "model.hybrid_gentle_loss_threshold": hybrid_gentle_threshold(),
+    }
+    return table, pd.DataFrame(curves), numbers
+
+
+def severe_beta_min_n(n_max: int = 20) -> int:
+    """Smallest n from which the Severe beta claim (Sec 4.2.2, corrected sign) holds at every
+    larger n up to ``n_max``: G_n(beta_n) > G_n(0.5) for every beta_n in 0.51..0.99, on the
+    catalog's grid C in {50, 150, 1000} packets, tau_S in {1, 5, 20}, R = 1."""
+    bns = np.round(np.arange(0.51, 0.995, 0.01), 2)
+
+    def holds(n: int) -> bool:
+        for c in (50.0, 150.0, 1000.0):
+            for ts in (1.0, 5.0, 20.0):
+                g = np.asarray(models.severe_beta_goodput(bns, 0.5, n, c, 1.0, ts))
+                g0 = float(models.severe_beta_goodput(0.5, 0.5, n, c, 1.0, ts))
+                if not np.all(g > g0):
+                    return False
+        return True
+
+    ok = [holds(n) for n in range(2, n_max + 1)]
+    for i in range(len(ok)):
+        if all(ok[i:]):
+            return i + 2
+    return n_max + 1
+
+
+def hybrid_gentle_threshold() -> float:
+    """Largest losses per round a Hybrid (Reno) flow takes without a severe penalty (Table 1):
+    probed on :class:`models.PenaltyFlow` over L = 0.5, 1, 1.5, ..."""
+    last = 0.0
+    for k in range(1, 11):
+        loss = 0.5 * k
+        f = models.PenaltyFlow("hybrid", 1.0, 0.5, window=10.0, tau_s=3, n0=10.0)
+        f.step(loss)
+        if f.silent:
+            break
+        last = loss
+    return last
+
+
+# --------------------------------------------------------------------------------------------
+# claims and setup numbers
+# --------------------------------------------------------------------------------------------
+
+
+def efficient(m: Mapping[str, float]) -> bool:
+    return m["goodput"] >= GOODPUT_OK * m["fair_share"] and m["loss"] < LOSS_OK
+
+
+def _ne_text(s: Mapping) -> str:
+    return (
+        f"{s['search']}: NE ({fmt(s['alpha_e'])}, {fmt(s['beta_e'])}), per-flow goodput "
+        f"{s['ne']['goodput']:.3f} Mbps, loss {100 * s['ne']['loss']:.2f}%"
+    )
+
+
+#: The paper's words for the NE goodput/loss (claims keyed as in the originals): claim key ->
+#: (search, metric, word). Words map to criteria in :func:`word_holds`.
+NE_WORDS = {
+    "fig2a.sack_droptail.ne_goodput": ("sack_droptail_alpha", "goodput", "reasonable"),
+    "fig2a.sack_droptail.ne_loss": ("sack_droptail_alpha", "loss", "extremely high"),
+    "fig2b.sack_droptail.ne_goodput": ("sack_droptail_beta", "goodput", "very reasonable"),
+    "fig2b.sack_droptail.ne_loss": ("sack_droptail_beta", "loss", "very reasonable"),
+    "fig3a.tahoe_droptail.ne_goodput": ("tahoe_droptail_alpha", "goodput", "poor"),
+    "fig3a.tahoe_droptail.ne_loss": ("tahoe_droptail_alpha", "loss", "poor"),
+    "fig3b.tahoe_droptail.ne_goodput": ("tahoe_droptail_beta", "goodput", "poor"),
+    "fig3b.tahoe_droptail.ne_loss": ("tahoe_droptail_beta", "loss", "low"),
+    "fig4b.reno_droptail.ne_goodput": ("reno_droptail_beta", "goodput", "high"),
+    "fig4b.reno_droptail.ne_loss": ("reno_droptail_beta", "loss", "low"),
+    "fig7a.tahoe_red.ne_goodput": ("tahoe_red_alpha", "goodput", "rather low"),
+    "fig7b.tahoe_red.ne_goodput": ("tahoe_red_beta", "goodput", "low"),
+    "fig8b.sack_red.ne_goodput": ("sack_red_beta", "goodput", "reasonable"),
+    "fig8b.sack_red.ne_loss": ("sack_red_beta", "loss", "reasonable"),
+    "fig9b.reno_red.ne_goodput": ("reno_red_beta", "goodput", "not undesirable"),
+    "fig9b.reno_red.ne_loss": ("reno_red_beta", "loss", "not undesirable"),
+    "fig11a.sack_chokeplus.ne_goodput": ("sack_chokeplus_alpha", "goodput", "good"),
+    "fig11a.sack_chokeplus.ne_loss": ("sack_chokeplus_alpha", "loss", "good"),
+    "fig11b.sack_chokeplus.ne_goodput": ("sack_chokeplus_beta", "goodput", "good"),
+    "fig11b.sack_chokeplus.ne_loss": ("sack_chokeplus_beta", "loss", "good"),
+}
+#: Words meaning a good NE goodput / a good (low) NE loss rate; other words mean bad.
+GOOD_GOODPUT = {"reasonable", "very reasonable", "good", "high", "not undesirable"}
+GOOD_LOSS = {"reasonable", "very reasonable", "good", "low", "not undesirable"}
+
+
+def word_holds(metric: str, word: str, m: Mapping[str, float]) -> tuple[bool, str]:
+    """Our criterion for one of the paper's words on NE goodput or loss."""
+    if metric == "goodput":
+        share = m["goodput"] / m["fair_share"]
+        want_good = word in GOOD_GOODPUT
+        ok = share >= GOODPUT_OK if want_good else share < GOODPUT_OK
+        rel = ">=" if want_good else "<"
+        return (
+            ok,
+            f"'{word}' goodput: per-flow goodput {rel} {GOODPUT_OK:g} x C/n: {m['goodput']:.3f} "
+            f"Mbps = {share:.2f} x C/n",
+        )
+    loss = m["loss"]
+    if word == "extremely high":
+        return (
+            loss >= LOSS_EXTREME,
+            f"'{word}' loss: per-flow loss >= {100 * LOSS_EXTREME:g}%: {100 * loss:.2f}%",
+        )
+    if word not in GOOD_LOSS:
+        return (
+            loss >= LOSS_OK,
+            f"'{word}' loss: per-flow loss >= {100 * LOSS_OK:g}%: {100 * loss:.2f}%",
+        )
+    return loss < LOSS_OK, f"'{word}' loss: per-flow loss < {100 * LOSS_OK:g}%: {100 * loss:.2f}%"
+
+
+def claims(
+    searches: Mapping[str, Mapping],
+    f5: pd.DataFrame | None,
+    f6: pd.DataFrame | None,
+    f10: pd.DataFrame | None,
+) -> dict[str, tuple[bool, str]]:
+    """The paper's qualitative claims, each checked by a stated criterion."""
+    out: dict[str, tuple[bool, str]] = {}
+    for key, (name, metric, word) in NE_WORDS.items():
+        if name in searches:
+            ok, detail = word_holds(metric, word, searches[name]["ne"])
+            out[key] = (ok, f"{detail} ({_ne_text(searches[name])})")
+
+    def get(tcp: str, queue: str, mode: str) -> Mapping | None:
+        return searches.get(f"{tcp}_{queue}_{mode}")
+
+    def eff(s: Mapping) -> bool:
+        return efficient(s["ne"])
+
+    def undesirable(s: Mapping) -> bool:
+        """Worse than the default profile (1, 0.5): less goodput or more loss."""
+        ne, d = s["ne"], s["start_profile"]
+        return ne["goodput"] < d["goodput"] - 0.01 * d["fair_share"] or ne["loss"] > 1.5 * d["loss"]
+
+    crit = (
+        f"efficient = per-flow goodput >= {GOODPUT_OK:g} x C/n and loss < {100 * LOSS_OK:g}%; "
+        "undesirable = goodput below the default (1, 0.5) profile's by > 1% of C/n, or loss > "
+        "1.5x its"
+    )
+    s = [get("sack", "droptail", m) for m in MODES]
+    if all(s):
+        a, b, j = s  # type: ignore[misc]
+        ok = undesirable(a) and a["alpha_e"] > 1 and eff(b) and undesirable(j)
+        out["obs1.sack_droptail"] = (
+            ok,
+            f"alpha-NE undesirable, beta-NE efficient, joint undesirable ({crit}): "
+            + "; ".join(_ne_text(x) for x in s),
+        )  # type: ignore[arg-type]
+    s = [get("tahoe", "droptail", m) for m in MODES]
+    if all(s):
+        ok = all(not eff(x) for x in s)  # type: ignore[union-attr]
+        out["obs2.tahoe_droptail"] = (
+            ok,
+            f"no NE efficient ({crit}): " + "; ".join(_ne_text(x) for x in s),
+        )  # type: ignore[arg-type]
+    s = [get("reno", "droptail", m) for m in MODES]
+    if all(s):
+        a, b, j = s  # type: ignore[misc]
+        ok = a["alpha_e"] == 1 and eff(b) and eff(j)
+        out["obs3.reno_droptail"] = (
+            ok,
+            f"alpha_E = 1, beta-NE and joint NE efficient ({crit}): "
+            + "; ".join(_ne_text(x) for x in s),
+        )  # type: ignore[arg-type]
+    red_a = [get(t, "red", "alpha") for t in ("tahoe", "sack", "reno")]
+    red_b = [get(t, "red", "beta") for t in ("tahoe", "sack", "reno")]
+    if all(red_a) and all(red_b):
+        ok = (
+            all(undesirable(x) for x in red_a)
+            and undesirable(red_b[0])
+            and all(not undesirable(x) for x in red_b[1:])
+        )  # type: ignore[union-attr,arg-type]
+        out["obs4.red"] = (
+            ok,
+            f"every RED alpha-NE undesirable; beta-NEs not undesirable except Tahoe's ({crit}): "
+            + "; ".join(_ne_text(x) for x in red_a + red_b),
+        )  # type: ignore[operator,arg-type]
+    s = [get("sack", "chokeplus", m) for m in MODES]
+    if all(s):
+        ok = all(eff(x) for x in s)  # type: ignore[union-attr]
+        out["sec51.chokeplus_efficient"] = (
+            ok,
+            f"all CHOKe+ NEs efficient ({crit}): " + "; ".join(_ne_text(x) for x in s),
+        )  # type: ignore[arg-type]
+    b = get("reno", "red", "beta")
+    if b:
+        out["fig9b.reno_red.beta_e"] = (
+            not undesirable(b),
+            f"Reno-RED beta-NE not undesirable ({crit}): {_ne_text(b)}",
+        )
+    if f5 is not None and len(f5):
+        out.update(_fig5_claims(f5))
+    if f6 is not None and len(f6):
+        for series, prm, key in (
+            ("sack_red", "alpha", "fig6a.sack_red.fa_sign"),
+            ("reno_red", "alpha", "fig6a.reno_red.fa_sign"),
+            ("sack_chokeplus", "alpha", "fig6a.sack_chokeplus.fa_sign"),
+            ("tahoe_red", "beta", "fig6b.tahoe_red.fb_sign"),
+            ("sack_red", "beta", "fig6b.sack_red.fb_sign"),
+            ("reno_red", "beta", "fig6b.reno_red.fb_sign"),
+            ("sack_chokeplus", "beta", "fig6b.sack_chokeplus.fb_sign"),
+        ):
+            d = f6[(f6["series"] == series) & (f6["parameter"] == prm)].dropna(subset=["F"])
+            if len(d):
+                pos = int((d["F"] > 0).sum())
+                out[key] = (
+                    pos == len(d),
+                    f"F > 0 at every measured {prm}: {pos} of {len(d)} points ({prm} = "
+                    f"{fmt(d['x'].min())}..{fmt(d['x'].max())})",
+                )
+    if f10 is not None and len(f10):
+        out.update(_fig10_claims(f10))
+    return out
+
+
+def _fig5_claims(f5: pd.DataFrame) -> dict[str, tuple[bool, str]]:
+    out: dict[str, tuple[bool, str]] = {}
+
+    def series(name: str, prm: str) -> pd.DataFrame:
+        return f5[(f5["series"] == name) & (f5["parameter"] == prm)].set_index("x")
+
+    cp, rd = series("sack_chokeplus", "alpha"), series("sack_red", "alpha")
+    common = cp.index.intersection(rd.index)
+    if len(common):
+        ratio = float(cp.loc[common, "p_fn"].mean() / max(rd.loc[common, "p"].mean(), 1e-12))
+        out["fig5a.chokeplus_vs_red.p_a"] = (
+            ratio >= 2.0,
+            "'much higher': mean p_a of SACK under CHOKe+ (F_n's loss) >= 2x SACK under RED over "
+            f"the common alphas: ratio {ratio:.2f}",
+        )
+    cp, rd = series("sack_chokeplus", "beta"), series("sack_red", "beta")
+    common = cp.index.intersection(rd.index)
+    if len(common):
+        p_ok = float(cp.loc[common, "p_fn"].mean()) > float(rd.loc[common, "p"].mean())
+        pb_ok = float(cp.loc[common, "P"].mean()) > float(rd.loc[common, "P"].mean())
+        out["fig5cd.chokeplus_vs_red.p_b_p_b"] = (
+            p_ok and pb_ok,
+            f"mean p_b and mean P_b over the common betas larger under CHOKe+ than RED (SACK): "
+            f"p_b {cp.loc[common, 'p_fn'].mean():.4f} vs {rd.loc[common, 'p'].mean():.4f}, "
+            f"P_b {cp.loc[common, 'P'].mean():.4f} vs {rd.loc[common, 'P'].mean():.4f}",
+        )
+    return out
+
+
+def _fig10_claims(f10: pd.DataFrame) -> dict[str, tuple[bool, str]]:
+    out: dict[str, tuple[bool, str]] = {}
+    d = f10[f10["parameter"] == "alpha"]
+    red, cp = d[d["queue"] == "red"].sort_values("x"), d[d["queue"] == "chokeplus"].sort_values("x")
+    if len(red) >= 2 and len(cp) >= 2:
+        sr = float(np.polyfit(red["x"], red["loss_fn"], 1)[0])
+        sc = float(np.polyfit(cp["x"], cp["loss_fn"], 1)[0])
+        base = float(cp["loss_others"].iloc[0])
+        drift = float((cp["loss_others"] - base).abs().max() / max(base, 1e-12))
+        out["fig10.chokeplus.f10_loss_growth"] = (
+            sc >= 3.0 * sr and drift <= 0.5,
+            "least-squares slope of F_n's loss in alpha_n under CHOKe+ >= 3x RED's and "
+            "F_1..F_n-1's "
+            f"CHOKe+ loss within 50% of its value at the first point: slopes {sc:.5f} vs {sr:.5f} "
+            f"per unit alpha, drift {100 * drift:.0f}%",
+        )
+    return out
+
+
+def setup_numbers(search: Mapping, beta_search: Mapping | None) -> dict[str, float]:
+    """The stated set-up as the runs used it (the alpha search's spec and echoed parameters)."""
+    p, sp = search["params"], search["spec"]
+    out = {
+        "setup.bottleneck_capacity": float(p["bw"]) / 1e6,
+        "setup.n_flows": float(p["n"]),
+        "setup.sim_duration": float(p["duration"]),
+        "setup.warmup_discard": float(p["warmup"]),
+        "setup.runs_per_point": float(len(search["seeds"])),
+        "setup.ci_level": float(sp["ci_level"]),
+        "setup.alpha_sweep_halfwidth": float(sp["alpha_halfwidth"]),
+        "setup.alpha_sweep_lower_clip": float(sp["alpha_low"]),
+        "setup.alpha_start": float(sp["start"][0]),
+        "setup.beta_fixed_in_alpha_search": float(sp["start"][1]),
+        "setup.beta_sweep_low": float(sp["beta_low"]),
+        "setup.beta_sweep_high": float(sp["beta_high"]),
+        "chokeplus.gamma1": float(p["choke_gamma1"]),
+        "chokeplus.gamma2": float(p["choke_gamma2"]),
+        "chokeplus.k": float(p["choke_k"]),
+        "model.sack_timeout_dupack_threshold": float(search["numdupacks"]),
+    }
+    if beta_search is not None:
+        out["setup.alpha_fixed_in_beta_search"] = float(beta_search["spec"]["start"][0])
+    return out
+
+
+def setup_claims(search: Mapping) -> dict[str, tuple[bool, str]]:
+    p = search["params"]
+    rtt = 2.0 * (float(p["delay"]) + 2.0 * float(p["access_delay"]))
+    bdp = float(p["bw"]) * rtt / (8.0 * float(p["pkt_size"]))
+    return {
+        "setup.buffer": (
+            abs(float(p["buffer"]) - bdp) < 1.0,
+            f"bottleneck buffer {p['buffer']} packets vs bandwidth-delay product C R / (8 S) = "
+            f"{bdp:.1f} packets (R = {1e3 * rtt:g} ms)",
+        )
+    }
+
+
+def analytical_claims() -> dict[str, tuple[bool, str]]:
+    """The drop-tail closed forms of Sec 4.2 checked numerically (model module)."""
+    out: dict[str, tuple[bool, str]] = {}
+    n, c, r = 10, 150.0, 0.12
+    g_beta = float(models.gentle_beta_goodput(0.5, 0.5, n, c, r))
+    out["analysis.gentle_droptail.g_n_beta"] = (
+        abs(g_beta - c / (n * r)) < 1e-9 * c / (n * r),
+        f"eq (9)-(12) at beta_n = beta = 0.5, n = 10, C = 150, R = 0.12: G_n = {g_beta:.6g} vs "
+        f"C/(nR) = {c / (n * r):.6g} packets/s",
+    )
+    an = np.linspace(0.5, 200.0, 400)
+    g = np.asarray(models.gentle_alpha_goodput(an, 1.0, n, c, r))
+    out["analysis.gentle_droptail.alpha_unbounded"] = (
+        bool(np.all(np.diff(g) > 0)),
+        "eq (6) strictly increasing in alpha_n on 0.5..200 (n = 10, others alpha = 1): "
+        f"{int(np.sum(np.diff(g) > 0))} of {len(g) - 1} steps up",
+    )
+    bn = np.round(np.arange(0.51, 0.995, 0.01), 2)
+    worst = min(
+        float(
+            np.min(
+                np.asarray(models.gentle_beta_goodput(bn[bn > b], b, n, c, r))
+                / float(models.gentle_beta_goodput(b, b, n, c, r))
+            )
+        )
+        for b in (0.5, 0.7, 0.9)
+    )
+    out["analysis.gentle_droptail.beta_to_one"] = (
+        worst > 1.0,
+        "G_n(beta_n)/G_n(beta) > 1 for beta_n > beta (beta in 0.5, 0.7, 0.9; eqs 9-13): minimum "
+        f"ratio {worst:.4f}",
+    )
+    el = [
+        float(models.droptail_elasticity("severe", "alpha", a, n, c, tau_s=ts))
+        for a in (1.0, 5.0, 20.0, 50.0)
+        for ts in (1.0, 5.0, 20.0)
+    ]
+    out["analysis.severe_droptail.alpha_unbounded"] = (
+        min(el) > 0,
+        "dG_n/dalpha_n > 0 at every symmetric profile alpha in 1..50, tau_S in 1..20 (no finite "
+        "symmetric NE; G_n itself is not monotone, see the model module): minimum elasticity "
+        f"{min(el):.3g}",
+    )
+    ths = [models.hybrid_threshold_bdp(k) for k in (10, 50, 100)]
+    gains = [
+        models.hybrid_best_deviation(k, 0.9 * t * k, models.HYBRID_TAU_S)[1]
+        for k, t in zip((10, 50, 100), ths, strict=True)
+    ]
+    out["analysis.hybrid.alpha_one_dominant"] = (
+        max(gains) < 1.0,
+        f"below the threshold C/n (0.9 x: {', '.join(f'{0.9 * t:.1f}' for t in ths)} packets for "
+        f"n = 10, 50, 100) sup G_n(alpha_n)/G_n(1) < 1: {', '.join(f'{x:.3f}' for x in gains)}",
+    )
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# command line
+# --------------------------------------------------------------------------------------------
+
+
+def _seeds(text: str) -> list[int]:
+    return [int(s) for s in text.split(",") if s]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Akella et al. 2002 analysis")
+    ap.add_argument(
+        "what", choices=[*sorted(NE_FIGURES), "fig05", "fig06", "fig10", "hybrid", "claims"]
+    )
+    ap.add_argument("--tidy", type=Path)
+    ap.add_argument("--ne", type=Path, help="NE table (figures of the searches)")
+    ap.add_argument("--table", type=Path, help="threshold table (hybrid)")
+    ap.add_argument("--numbers", type=Path, required=True)
+    ap.add_argument("--claims", type=Path)
+    ap.add_argument("--seeds", type=_seeds)
+    ap.add_argument("--tau-s", type=float)
+    ap.add_argument("--pkt-size", type=float, default=1000.0)
+    ap.add_argument("--fig05", type=Path)
+    ap.add_argument("--fig06", type=Path)
+    ap.add_argument("--fig10", type=Path)
+    ap.add_argument("inputs", type=Path, nargs="*")
+    a = ap.parse_intermixed_args(argv)
+    numbers: Mapping[str, float | bool]
+    tidy: pd.DataFrame | None = None
+    if a.what in NE_FIGURES:
+        searches = [json.loads(p.read_text()) for p in a.inputs]
+        tidy, ne, numbers = ne_figure(a.what, searches)
+        if a.ne:
+            a.ne.parent.mkdir(parents=True, exist_ok=True)
+            ne.to_csv(a.ne, index=False, float_format="%.6g")
+    elif a.what in ("fig05", "fig10"):
+        if not a.seeds:
+            ap.error("--seeds is required")
+        tidy, numbers = (fig05 if a.what == "fig05" else fig10)(a.inputs, a.seeds)
+    elif a.what == "fig06":
+        if a.tau_s is None or len(a.inputs) != 1:
+            ap.error("fig06 needs --tau-s and the Figure 5 tidy table")
+        tidy, numbers = fig06(pd.read_csv(a.inputs[0]), a.tau_s)
+    elif a.what == "hybrid":
+        table, tidy, numbers = hybrid(a.pkt_size)
+        if a.table:
+            a.table.parent.mkdir(parents=True, exist_ok=True)
+            table.to_csv(a.table, index=False, float_format="%.6g")
+    else:
+        found = {s["search"]: s for s in (json.loads(p.read_text()) for p in a.inputs)}
+        f5 = pd.read_csv(a.fig05) if a.fig05 else None
+        f6 = pd.read_csv(a.fig06) if a.fig06 else None
+        f10 = pd.read_csv(a.fig10) if a.fig10 else None
+        checks = claims(found, f5, f6, f10)
+        checks.update(analytical_claims())
+        numbers = {}
+        if "sack_droptail_alpha" in found:
+            checks.update(setup_claims(found["sack_droptail_alpha"]))
+            numbers = setup_numbers(found["sack_droptail_alpha"], found.get("sack_droptail_beta"))
+        if not a.claims:
+            ap.error("claims needs --claims")
+        write_claims(checks, a.claims)
+    if tidy is not None and a.tidy:
+        a.tidy.parent.mkdir(parents=True, exist_ok=True)
+        tidy.to_csv(a.tidy, index=False, float_format="%.6g")
+    write_numbers(numbers, a.numbers)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

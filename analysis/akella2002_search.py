@@ -1,0 +1,812 @@
+"""Akella et al. 2002 (the TCP game): the run design and the best-response search.
+
+The simulations are points of one dumbbell family (tcl/akella2002/dumbbell.tcl): a point is
+(tcp, queue, alpha, beta, alpha_n, beta_n), F_1..F_{n-1} at (alpha, beta) and the deviating
+flow F_n at (alpha_n, beta_n); R runs (seeds) per point. Every experiment of one fidelity
+shares all other parameters and the seeds (checked by :func:`study`), so a point's runs are
+made once and reused by every search and figure that needs them.
+
+Best-response search (catalog 2.5; rules/akella2002.smk unrolls it, one checkpoint job per
+iteration): iteration j sweeps F_n's parameter over the candidates around the current common
+value x_j, picks with rule R1 on 85 % confidence intervals of F_n's mean goodput
+(:func:`pick_r1`) and stops when the pick equals x_j. The joint search alternates alpha and
+beta sweeps and stops when two consecutive sweeps leave the point unchanged.
+
+This module imports neither pandas nor the models: the per-iteration jobs start fast.
+Usage (called by rules/akella2002.smk)::
+
+    python -m analysis.akella2002_search iteration --fidelity F --search NAME --iteration J \
+        [--previous ITER.json] --out ITER.json
+    python -m analysis.akella2002_search search --fidelity F --search NAME --out SEARCH.json \
+        ITER.json ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from analysis import config as ccr
+from analysis import nsio
+from analysis.nsrun import format_value
+from analysis.stats import Interval, intervals_overlap, mean_ci
+
+PAPER = "akella2002"
+FAMILY = "dumbbell"
+COORDS = ("tcp", "queue", "alpha", "beta", "alpha_n", "beta_n")
+MODES = ("alpha", "beta", "joint")
+FIDELITIES = ("smoke", "quick", "paper")
+POINTS_ROOT = "results/akella2002/points"
+SEARCH_ROOT = "results/akella2002/search"
+#: Figures of the best-response searches: figure -> (tcp, queue); searches <tcp>_<queue>_<mode>.
+NE_FIGURES = {
+    "fig02": ("sack", "droptail"),
+    "fig03": ("tahoe", "droptail"),
+    "fig04": ("reno", "droptail"),
+    "fig07": ("tahoe", "red"),
+    "fig08": ("sack", "red"),
+    "fig09": ("reno", "red"),
+    "fig11": ("sack", "chokeplus"),
+}
+#: Figure 5/6 series: (tcp, queue) -> penalty model of Sec 3.3.
+FIG5_SERIES = {
+    ("tahoe", "red"): "severe",
+    ("reno", "red"): "hybrid",
+    ("sack", "red"): "gentle",
+    ("sack", "chokeplus"): "gentle",
+}
+SEARCH_SETTINGS = (
+    "ci_level",
+    "alpha_halfwidth",
+    "alpha_low",
+    "beta_low",
+    "beta_high",
+    "pick",
+    "joint",
+)
+DERIVATIVE_SETTINGS = ("step", "tau_s")
+
+
+def fmt(x: float) -> str:
+    """Canonical spelling of a strategy value in paths and on the ns command line (no
+    exponent, at most 6 decimals, no trailing zeros): 15 -> '15', 0.98 -> '0.98'."""
+    s = f"{round(float(x), 6):.6f}".rstrip("0").rstrip(".")
+    return "0" if s in ("", "-0") else s
+
+
+def canon(x: float) -> float:
+    return float(fmt(x))
+
+
+# --------------------------------------------------------------------------------------------
+# points and the run design
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Point:
+    """One simulated profile: F_1..F_{n-1} at (alpha, beta), F_n at (alpha_n, beta_n)."""
+
+    tcp: str
+    queue: str
+    alpha: float
+    beta: float
+    alpha_n: float
+    beta_n: float
+
+    def __post_init__(self) -> None:
+        for k in ("alpha", "beta", "alpha_n", "beta_n"):
+            object.__setattr__(self, k, canon(getattr(self, k)))
+
+    @property
+    def key(self) -> str:
+        return (
+            f"{self.tcp}_{self.queue}/a{fmt(self.alpha)}_b{fmt(self.beta)}/"
+            f"an{fmt(self.alpha_n)}_bn{fmt(self.beta_n)}"
+        )
+
+    def symmetric(self) -> bool:
+        return self.alpha == self.alpha_n and self.beta == self.beta_n
+
+    def params(self) -> dict[str, object]:
+        return {k: getattr(self, k) for k in COORDS}
+
+
+def symmetric_point(tcp: str, queue: str, alpha: float, beta: float) -> Point:
+    return Point(tcp, queue, alpha, beta, alpha, beta)
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """One best-response search at one fidelity (catalog 2.5)."""
+
+    name: str
+    mode: str
+    tcp: str
+    queue: str
+    start: tuple[float, float]
+    ci_level: float
+    alpha_halfwidth: float
+    alpha_low: float
+    beta_low: float
+    beta_high: float
+    pick: str
+    max_iterations: int
+    alpha_grid: tuple[float, ...] | None = None
+    alpha_step: float | None = None
+    beta_grid: tuple[float, ...] | None = None
+    beta_step: float | None = None
+
+    @property
+    def max_sweeps(self) -> int:
+        """The iteration cap in sweeps: an iteration of the joint search is an alpha sweep and
+        a beta sweep (catalog 2.5: cap 10 outer iterations), of the others one sweep."""
+        return self.max_iterations * (2 if self.mode == "joint" else 1)
+
+    def coordinate(self, iteration: int) -> str:
+        """The parameter F_n varies in this iteration (joint: alpha, beta, alpha, ...)."""
+        if iteration < 1:
+            raise ValueError(f"{self.name}: iterations count from 1, got {iteration}")
+        if self.mode != "joint":
+            return self.mode
+        return "alpha" if iteration % 2 == 1 else "beta"
+
+    def candidates(self, coordinate: str, current: float) -> list[float]:
+        """F_n's values in one sweep around the current common value (always included)."""
+        cur = canon(current)
+        if coordinate == "alpha":
+            lo, hi = max(self.alpha_low, cur - self.alpha_halfwidth), cur + self.alpha_halfwidth
+            grid, step = self.alpha_grid, self.alpha_step
+        elif coordinate == "beta":
+            lo, hi = self.beta_low, self.beta_high
+            grid, step = self.beta_grid, self.beta_step
+        else:
+            raise ValueError(f"unknown coordinate '{coordinate}'")
+        if grid is not None:
+            vals = {canon(v) for v in grid if lo - 1e-9 <= v <= hi + 1e-9}
+        else:
+            assert step is not None
+            k0, k1 = math.ceil(lo / step - 1e-9), math.floor(hi / step + 1e-9)
+            vals = {canon(k * step) for k in range(k0, k1 + 1)}
+        vals.add(cur)
+        return sorted(vals)
+
+    def points(self, iteration: int, current: tuple[float, float]) -> list[tuple[float, Point]]:
+        """(F_n's value, point) of every candidate of one iteration."""
+        a, b = canon(current[0]), canon(current[1])
+        coord = self.coordinate(iteration)
+        out = []
+        for v in self.candidates(coord, a if coord == "alpha" else b):
+            an, bn = (v, b) if coord == "alpha" else (a, v)
+            out.append((v, Point(self.tcp, self.queue, a, b, an, bn)))
+        return out
+
+
+@dataclass(frozen=True)
+class DerivativeSpec:
+    """A Figure 5 series: symmetric points at each x and F_n at x -+ step."""
+
+    name: str
+    parameter: str
+    step: float
+    tau_s: float
+    points: tuple[Point, ...]
+
+
+@dataclass(frozen=True)
+class Study:
+    """The resolved run design of the paper at one fidelity."""
+
+    fidelity: str
+    base: dict = field(hash=False)
+    seeds: tuple[int, ...]
+    searches: dict = field(hash=False)  # name -> SearchSpec
+    derivatives: dict = field(hash=False)  # name -> DerivativeSpec
+    sweeps: dict = field(hash=False)  # name -> tuple[Point, ...] (Figure 10)
+
+    def point_dir(self, point: Point) -> str:
+        return f"{POINTS_ROOT}/{self.fidelity}/{point.key}"
+
+    def summaries(self, point: Point) -> list[str]:
+        return [f"{self.point_dir(point)}/s{s}/summary.json" for s in self.seeds]
+
+    def point_params(self, point: Point) -> dict[str, object]:
+        """Every parameter of one run but the seed, in the experiment script's terms."""
+        return {**self.base, **point.params()}
+
+    def point_args(self, point: Point) -> str:
+        """The ns command line (key=value words, no seed) of one point's runs."""
+        words = [f"{k}={format_value(v)}" for k, v in self.base.items()]
+        words += [f"{k}={v if isinstance(v, str) else fmt(v)}" for k, v in point.params().items()]
+        return " ".join(words)
+
+    def search_dir(self, name: str) -> str:
+        return f"{SEARCH_ROOT}/{self.fidelity}/{name}"
+
+    def figure_points(self, names: Sequence[str]) -> list[Point]:
+        out: list[Point] = []
+        for name in names:
+            if name in self.derivatives:
+                out += list(self.derivatives[name].points)
+            else:
+                out += list(self.sweeps[name])
+        return sorted(set(out), key=lambda p: p.key)
+
+
+def _setting(design: Mapping, name: str, where: str) -> object:
+    s = design.get("settings", {}).get(name)
+    if not isinstance(s, Mapping) or "value" not in s or "status" not in s:
+        raise ccr.ConfigError(
+            f"config: '{where}.settings.{name}' must be "
+            f"{{value: ..., status: ..., reason|source: ...}}"
+        )
+    if s["status"] not in ("stated", "assumed", "reconstructed", "derived"):
+        raise ccr.ConfigError(
+            f"config: '{where}.settings.{name}.status' = {s['status']!r} is not allowed"
+        )
+    if s["status"] != "stated" and not s.get("reason"):
+        raise ccr.ConfigError(f"config: '{where}.settings.{name}' is {s['status']}: give a reason")
+    return s["value"]
+
+
+def _num(
+    v: object, where: str, lo: float, hi: float, *, open_lo: bool = False, open_hi: bool = False
+) -> float:
+    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(float(v))
+    x = float(v) if ok else math.nan  # type: ignore[arg-type]
+    if ok:
+        ok = (x > lo if open_lo else x >= lo) and (x < hi if open_hi else x <= hi)
+    if not ok:
+        lb = "(" if open_lo else "["
+        rb = ")" if open_hi else "]"
+        raise ccr.ConfigError(
+            f"config: '{where}' = {v!r} must be a number in {lb}{lo:g}, {hi:g}{rb}"
+        )
+    return x
+
+
+def check_run_params(params: Mapping[str, object], where: str) -> None:
+    """Constraints of the TCP game the parameter types cannot express."""
+    n = params.get("n")
+    if not isinstance(n, int) or isinstance(n, bool) or n < 2:
+        raise ccr.ConfigError(f"config: '{where}': n = {n!r}; the TCP game needs n >= 2 flows")
+    for k in ("alpha", "alpha_n"):
+        _num(params.get(k), f"{where}: {k}", 0.0, math.inf)
+    for k in ("beta", "beta_n"):
+        _num(params.get(k), f"{where}: {k}", 0.0, 1.0, open_lo=True, open_hi=True)
+    if not float(params["warmup"]) < float(params["duration"]):  # type: ignore[arg-type]
+        raise ccr.ConfigError(f"config: '{where}': warmup must be shorter than duration")
+    if not float(params["start_max"]) < float(params["warmup"]):  # type: ignore[arg-type]
+        raise ccr.ConfigError(f"config: '{where}': start_max must be below warmup")
+
+
+def check_values(config: Mapping) -> None:
+    """The game's constraints on every value the config writes for n, alpha, beta, alpha_n,
+    beta_n (paper defaults, experiment and fidelity sets, sweeps), at every fidelity, so a
+    bad value stops the workflow whatever fidelity is chosen."""
+    pconf = config[PAPER]
+    found: list[tuple[str, str, object]] = [
+        (f"{PAPER}.parameters.{k}", k, p["value"]) for k, p in pconf["parameters"].items()
+    ]
+    for name, exp in pconf["experiments"].items():
+        e = f"{PAPER}.experiments.{name}"
+        found += [(f"{e}.set.{k}", k, v) for k, v in exp.get("set", {}).items()]
+        for fid, level in exp["fidelity"].items():
+            w = f"{e}.fidelity.{fid}"
+            found += [(f"{w}.set.{k}", k, v) for k, v in level.get("set", {}).items()]
+            found += [
+                (f"{w}.sweep.{k}", k, v) for k, vs in level.get("sweep", {}).items() for v in vs
+            ]
+    for where, k, v in found:
+        if k == "n" and (not isinstance(v, int) or isinstance(v, bool) or v < 2):
+            raise ccr.ConfigError(f"config: '{where}' = {v!r}: the TCP game needs n >= 2 flows")
+        if k in ("alpha", "alpha_n"):
+            _num(v, where, 0.0, math.inf)
+        if k in ("beta", "beta_n"):
+            _num(v, where, 0.0, 1.0, open_lo=True, open_hi=True)
+
+
+def _grid(
+    level: Mapping, name: str, where: str, lo: float, hi: float, open_: bool
+) -> tuple[tuple[float, ...] | None, float | None]:
+    g, s = level.get(f"{name}_grid"), level.get(f"{name}_step")
+    if (g is None) == (s is None):
+        raise ccr.ConfigError(f"config: '{where}': give exactly one of {name}_grid and {name}_step")
+    if g is not None:
+        if not isinstance(g, list) or not g:
+            raise ccr.ConfigError(f"config: '{where}.{name}_grid' must be a non-empty list")
+        vals = tuple(
+            _num(v, f"{where}.{name}_grid", lo, hi, open_lo=open_, open_hi=open_) for v in g
+        )
+        return vals, None
+    return None, _num(s, f"{where}.{name}_step", 0.0, math.inf, open_lo=True)
+
+
+def search_spec(
+    config: Mapping, name: str, fidelity: str, start: Mapping[str, object]
+) -> SearchSpec | None:
+    """Resolve and check the search of experiment ``name`` at ``fidelity`` (None: the
+    search is not made at this fidelity, ``skip: true``)."""
+    where = f"{PAPER}.experiments.{name}.design"
+    d = config[PAPER]["experiments"][name]["design"]
+    mode = d.get("search")
+    if mode not in MODES:
+        raise ccr.ConfigError(f"config: '{where}.search' = {mode!r}; allowed: {', '.join(MODES)}")
+    unknown = set(d) - {"search", "settings", "fidelity"}
+    unknown |= set(d.get("settings", {})) - set(SEARCH_SETTINGS)
+    if unknown:
+        raise ccr.ConfigError(
+            f"config: unknown key(s) {', '.join(sorted(unknown))} under '{where}'"
+        )
+    vals = {k: _setting(d, k, where) for k in SEARCH_SETTINGS}
+    ci = _num(vals["ci_level"], f"{where}.settings.ci_level", 0, 1, open_lo=True, open_hi=True)
+    half = _num(
+        vals["alpha_halfwidth"], f"{where}.settings.alpha_halfwidth", 0, math.inf, open_lo=True
+    )
+    alow = _num(vals["alpha_low"], f"{where}.settings.alpha_low", 0, math.inf)
+    blo = _num(vals["beta_low"], f"{where}.settings.beta_low", 0, 1, open_lo=True, open_hi=True)
+    bhi = _num(vals["beta_high"], f"{where}.settings.beta_high", 0, 1, open_lo=True, open_hi=True)
+    if not blo < bhi:
+        raise ccr.ConfigError(f"config: '{where}.settings': beta_low must be below beta_high")
+    if vals["pick"] != "r1":
+        raise ccr.ConfigError(f"config: '{where}.settings.pick' = {vals['pick']!r}; allowed: r1")
+    if vals["joint"] != "coordinate":
+        raise ccr.ConfigError(
+            f"config: '{where}.settings.joint' = {vals['joint']!r}; allowed: coordinate"
+        )
+    levels = d.get("fidelity", {})
+    if set(levels) != set(FIDELITIES):
+        raise ccr.ConfigError(f"config: '{where}.fidelity' must have exactly smoke, quick, paper")
+    lw = f"{where}.fidelity.{fidelity}"
+    level = levels[fidelity]
+    if level.get("skip") is not None:
+        if level != {"skip": True}:
+            raise ccr.ConfigError(f"config: '{lw}': a skipped level has only 'skip: true'")
+        return None
+    extra = set(level) - {"alpha_grid", "alpha_step", "beta_grid", "beta_step", "max_iterations"}
+    if extra:
+        raise ccr.ConfigError(f"config: unknown key(s) {', '.join(sorted(extra))} under '{lw}'")
+    ag, astep = _grid(level, "alpha", lw, 0.0, math.inf, False)
+    bg, bstep = _grid(level, "beta", lw, 0.0, 1.0, True)
+    mi = level.get("max_iterations")
+    if not isinstance(mi, int) or isinstance(mi, bool) or mi < 1:
+        raise ccr.ConfigError(f"config: '{lw}.max_iterations' = {mi!r} must be an integer >= 1")
+    a0, b0 = float(start["alpha"]), float(start["beta"])  # type: ignore[arg-type]
+    if not blo <= b0 <= bhi:
+        raise ccr.ConfigError(
+            f"config: '{where}': start beta {b0:g} is outside [beta_low, beta_high]"
+        )
+    return SearchSpec(
+        name=name,
+        mode=str(mode),
+        tcp=str(start["tcp"]),
+        queue=str(start["queue"]),
+        start=(canon(a0), canon(b0)),
+        ci_level=ci,
+        alpha_halfwidth=half,
+        alpha_low=alow,
+        beta_low=blo,
+        beta_high=bhi,
+        pick="r1",
+        max_iterations=mi,
+        alpha_grid=ag,
+        alpha_step=astep,
+        beta_grid=bg,
+        beta_step=bstep,
+    )
+
+
+def _derivative_points(
+    parameter: str, step: float, p: Mapping[str, object], lo: float, hi: float
+) -> list[Point]:
+    tcp, queue = str(p["tcp"]), str(p["queue"])
+    a, b = float(p["alpha"]), float(p["beta"])  # type: ignore[arg-type]
+    x = a if parameter == "alpha" else b
+    xs = [x] + [v for v in (x - step, x + step) if lo - 1e-9 <= v <= hi + 1e-9]
+    out = []
+    for v in xs:
+        an, bn = (v, b) if parameter == "alpha" else (a, v)
+        out.append(Point(tcp, queue, a, b, an, bn))
+    return out
+
+
+def study(config: Mapping, fidelity: str) -> Study:
+    """The run design at ``fidelity``; raises ConfigError naming the key for anything that
+    must not run (also for the other fidelities' search settings)."""
+    check_values(config)
+    pconf = config[PAPER]
+    exps = pconf["experiments"]
+    base: dict | None = None
+    seeds: tuple[int, ...] | None = None
+    first = ""
+    searches: dict[str, SearchSpec] = {}
+    derivs: dict[str, DerivativeSpec] = {}
+    sweeps: dict[str, tuple[Point, ...]] = {}
+    for name, exp in exps.items():
+        if exp["family"] != FAMILY:
+            raise ccr.ConfigError(f"config: '{PAPER}.experiments.{name}.family' must be {FAMILY}")
+        runs = ccr.runs(config, PAPER, name, fidelity)
+        for r in runs:
+            check_run_params(r.params, f"{PAPER}.experiments.{name} at {fidelity}")
+            b = {k: v for k, v in r.params.items() if k not in (*COORDS, "seed")}
+            if base is None:
+                base, first = b, name
+            elif b != base:
+                diff = sorted(k for k in set(b) | set(base) if b.get(k) != base.get(k))
+                raise ccr.ConfigError(
+                    f"config: '{PAPER}.experiments.{name}' at {fidelity}: parameter(s) "
+                    f"{', '.join(diff)} differ from '{first}'; every experiment of {PAPER} must "
+                    "share all parameters but tcp, queue, alpha, beta, alpha_n, beta_n (runs "
+                    "are shared between figures)"
+                )
+        s = tuple(sorted({r.seed for r in runs}))
+        if seeds is None:
+            seeds = s
+        elif s != seeds:
+            raise ccr.ConfigError(
+                f"config: '{PAPER}.experiments.{name}.fidelity.{fidelity}.seeds' must equal "
+                f"'{first}''s seeds {list(seeds)} (runs are shared between figures)"
+            )
+        design = exp.get("design")
+        where = f"{PAPER}.experiments.{name}.design"
+        if design is None:
+            sweeps[name] = tuple(
+                Point(**{k: r.params[k] for k in COORDS}) for r in runs if r.seed == s[0]
+            )
+        elif "search" in design:
+            if exp["fidelity"][fidelity].get("sweep"):
+                raise ccr.ConfigError(
+                    f"config: '{PAPER}.experiments.{name}': a search has no sweep"
+                )
+            for fid in FIDELITIES:  # check every fidelity's search settings now
+                search_spec(config, name, fid, runs[0].params)
+            spec = search_spec(config, name, fidelity, runs[0].params)
+            if spec is not None:
+                searches[name] = spec
+        elif "derivative" in design:
+            prm = design["derivative"]
+            if prm not in ("alpha", "beta"):
+                raise ccr.ConfigError(
+                    f"config: '{where}.derivative' = {prm!r}; allowed: alpha, beta"
+                )
+            unknown = (set(design) - {"derivative", "settings", "fidelity"}) | (
+                set(design.get("settings", {})) - set(DERIVATIVE_SETTINGS)
+            )
+            if unknown:
+                raise ccr.ConfigError(
+                    f"config: unknown key(s) {', '.join(sorted(unknown))} under '{where}'"
+                )
+            step = _num(
+                _setting(design, "step", where), f"{where}.settings.step", 0, math.inf, open_lo=True
+            )
+            # a fidelity may use a coarser step (noisier runs need a wider difference)
+            for fid, lv in design.get("fidelity", {}).items():
+                if fid not in FIDELITIES or set(lv) - {"step"}:
+                    raise ccr.ConfigError(f"config: '{where}.fidelity.{fid}': only 'step' allowed")
+                v = _num(lv.get("step"), f"{where}.fidelity.{fid}.step", 0, math.inf, open_lo=True)
+                if fid == fidelity:
+                    step = v
+            tau_s = _num(_setting(design, "tau_s", where), f"{where}.settings.tau_s", 0, math.inf)
+            # neighbours stay inside the game's strategies: alpha >= 1 (Sec 3.1), 0 < beta < 1
+            lo, hi = (1.0, math.inf) if prm == "alpha" else (1e-6, 1 - 1e-6)
+            pts: list[Point] = []
+            for r in runs:
+                if r.seed == s[0]:
+                    pts += _derivative_points(prm, step, r.params, lo, hi)
+            derivs[name] = DerivativeSpec(
+                name, prm, step, tau_s, tuple(sorted(set(pts), key=lambda p: p.key))
+            )
+        else:
+            raise ccr.ConfigError(f"config: '{where}' needs 'search' or 'derivative'")
+    if base is None or seeds is None:
+        raise ccr.ConfigError(f"config: '{PAPER}.experiments' is empty")
+    return Study(fidelity, base, seeds, searches, derivs, sweeps)
+
+
+def searches_of(figure: str) -> list[str]:
+    tcp, queue = NE_FIGURES[figure]
+    return [f"{tcp}_{queue}_{m}" for m in MODES]
+
+
+# --------------------------------------------------------------------------------------------
+# reading runs
+# --------------------------------------------------------------------------------------------
+
+
+def read_point_rows(point_dir: Path | str, seeds: Sequence[int]) -> list[dict]:
+    """Per-flow window metrics of every run of one point, one dict per flow and run: seed,
+    flow, n, goodput (Mbps), loss (drops/arrivals at the bottleneck; nan without arrivals),
+    delivered, arrivals, drops, timeouts, srtt and rto (s: max(min_rto, srtt + 4 rttvar)),
+    fair_share (C/n, Mbps) and the point's coordinates as p_<name>."""
+    rows: list[dict] = []
+    for s in seeds:
+        d = Path(point_dir) / f"s{s}"
+        summary = nsio.read_summary(d)
+        p = summary["params"]
+        window = float(summary["results"]["window_s"])
+        n = int(p["n"])
+        for f in nsio.read_rows(d / "flows.tsv"):
+            rows.append(
+                {
+                    **f,
+                    "flow": int(f["flow"]),
+                    "goodput": f["delivered"] * float(p["pkt_size"]) * 8.0 / window / 1e6,
+                    "loss": f["drops"] / f["arrivals"] if f["arrivals"] > 0 else math.nan,
+                    "rto": max(float(p["min_rto"]), f["srtt"] + 4.0 * f["rttvar"]),
+                    "seed": int(p["seed"]),
+                    "n": n,
+                    "fair_share": float(p["bw"]) / 1e6 / n,
+                    **{f"p_{k}": p[k] for k in COORDS},
+                }
+            )
+    if not rows:
+        raise ValueError(f"{point_dir}: no seeds given")
+    return rows
+
+
+def fn_goodputs(rows: Sequence[Mapping]) -> np.ndarray:
+    """F_n's goodput (Mbps) in each run of a point (ordered by seed)."""
+    fn = sorted((r for r in rows if r["flow"] == r["n"]), key=lambda r: r["seed"])
+    return np.array([r["goodput"] for r in fn], dtype=float)
+
+
+def profile_metrics(rows: Sequence[Mapping]) -> dict[str, float]:
+    """Average per-flow goodput (Mbps) and per-flow loss rate over all flows and runs, the
+    aggregate loss rate, F_n's and F_1..F_{n-1}'s means, and the fair share C/n."""
+
+    def mean(key: str, sel: Sequence[Mapping]) -> float:
+        v = np.array([r[key] for r in sel], dtype=float)
+        v = v[~np.isnan(v)]
+        return float(v.mean()) if v.size else math.nan
+
+    fn = [r for r in rows if r["flow"] == r["n"]]
+    others = [r for r in rows if r["flow"] != r["n"]]
+    arrivals = sum(r["arrivals"] for r in rows)
+    return {
+        "goodput": mean("goodput", rows),
+        "loss": mean("loss", rows),
+        "aggregate_loss": sum(r["drops"] for r in rows) / max(arrivals, 1.0),
+        "goodput_fn": mean("goodput", fn),
+        "loss_fn": mean("loss", fn),
+        "goodput_others": mean("goodput", others),
+        "loss_others": mean("loss", others),
+        "srtt": mean("srtt", rows),
+        "rto": mean("rto", rows),
+        "timeouts_per_flow": mean("timeouts", rows),
+        "fair_share": float(rows[0]["fair_share"]),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# the best-response search
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Candidate:
+    value: float
+    ci: Interval
+
+
+def pick_r1(candidates: Sequence[Candidate], current: float) -> float:
+    """Rule R1 (catalog 2.5): x* = the candidate with the highest mean goodput (ties: the one
+    closest to the current value, then the smaller); keep the current value unless x*'s CI
+    lies entirely above the current value's (the paper's 85 % non-overlap relation)."""
+    if not candidates:
+        raise ValueError("pick_r1: no candidates")
+    cur = [c for c in candidates if c.value == canon(current)]
+    if not cur:
+        raise ValueError(f"pick_r1: the current value {current:g} is not among the candidates")
+    best = max(candidates, key=lambda c: (c.ci.mean, -abs(c.value - current), -c.value))
+    if best.value == cur[0].value or intervals_overlap(best.ci, cur[0].ci):
+        return cur[0].value
+    return best.value
+
+
+def iteration_record(
+    spec: SearchSpec,
+    iteration: int,
+    current: tuple[float, float],
+    goodputs: Mapping[float, Sequence[float]],
+    previous: Mapping | None,
+) -> dict:
+    """One iteration: CIs of F_n's goodput per candidate, the pick, and whether to stop.
+
+    ``goodputs`` maps each candidate value of F_n to its per-run goodputs."""
+    coord = spec.coordinate(iteration)
+    a, b = canon(current[0]), canon(current[1])
+    cur = a if coord == "alpha" else b
+    cands = []
+    for v in spec.candidates(coord, cur):
+        if v not in goodputs:
+            raise ValueError(f"{spec.name} iteration {iteration}: no runs for {coord} = {v:g}")
+        cands.append(Candidate(v, mean_ci(goodputs[v], spec.ci_level)))
+    pick = pick_r1(cands, cur)
+    changed = pick != cur
+    if spec.mode == "joint":
+        converged = not changed and previous is not None and not previous["changed"]
+    else:
+        converged = not changed
+    nxt = {"alpha": pick if coord == "alpha" else a, "beta": pick if coord == "beta" else b}
+    return {
+        "search": spec.name,
+        "iteration": iteration,
+        "coordinate": coord,
+        "current": {"alpha": a, "beta": b},
+        "candidates": [
+            {
+                "value": c.value,
+                "mean": c.ci.mean,
+                "low": c.ci.low,
+                "high": c.ci.high,
+                "runs": c.ci.n,
+            }
+            for c in cands
+        ],
+        "pick": pick,
+        "changed": changed,
+        "converged": converged,
+        "stop": converged or iteration >= spec.max_sweeps,
+        "next": nxt,
+    }
+
+
+def read_record(path: Path | str) -> dict:
+    return json.loads(Path(path).read_text())
+
+
+def current_of(
+    spec: SearchSpec, iteration: int, previous: Path | str | None
+) -> tuple[float, float]:
+    """The common (alpha, beta) of F_1..F_{n-1} in an iteration: the start, else the previous
+    iteration's outcome."""
+    if iteration == 1:
+        return spec.start
+    if previous is None:
+        raise ValueError(f"{spec.name}: iteration {iteration} needs the previous iteration")
+    rec = read_record(previous)
+    if rec["iteration"] != iteration - 1 or rec["search"] != spec.name:
+        raise ValueError(f"{previous}: not iteration {iteration - 1} of {spec.name}")
+    if rec["stop"]:
+        raise ValueError(f"{spec.name}: the search stopped at iteration {iteration - 1}")
+    return rec["next"]["alpha"], rec["next"]["beta"]
+
+
+def write_iteration(
+    st: Study, name: str, iteration: int, previous: str | None, out: Path | str
+) -> dict:
+    """Run the pick of one iteration on its points' runs and write the record (JSON)."""
+    spec = st.searches[name]
+    current = current_of(spec, iteration, previous)
+    prev = read_record(previous) if previous else None
+    goodputs = {
+        v: fn_goodputs(read_point_rows(st.point_dir(p), st.seeds))
+        for v, p in spec.points(iteration, current)
+    }
+    rec = iteration_record(spec, iteration, current, goodputs, prev)
+    _write_json(rec, out)
+    return rec
+
+
+def ne_of(records: Sequence[Mapping]) -> tuple[float, float]:
+    """The search's outcome (alpha_E, beta_E): the last iteration's resulting profile."""
+    last = records[-1]
+    if not last["stop"]:
+        raise ValueError(f"{last['search']}: the last iteration given did not stop the search")
+    return last["next"]["alpha"], last["next"]["beta"]
+
+
+def write_search(st: Study, name: str, iteration_files: Sequence[str], out: Path | str) -> dict:
+    """Summary of a finished search: NE, convergence, the NE and start profiles' metrics and
+    every iteration's curve."""
+    spec = st.searches[name]
+    records = [read_record(f) for f in iteration_files]
+    if [r["iteration"] for r in records] != list(range(1, len(records) + 1)):
+        raise ValueError(f"{name}: iterations must be 1..k in order")
+    ae, be = ne_of(records)
+    ne = profile_metrics(
+        read_point_rows(st.point_dir(symmetric_point(spec.tcp, spec.queue, ae, be)), st.seeds)
+    )
+    start = profile_metrics(
+        read_point_rows(st.point_dir(symmetric_point(spec.tcp, spec.queue, *spec.start)), st.seeds)
+    )
+    spec_d = asdict(spec)
+    doc = {
+        "search": name,
+        "fidelity": st.fidelity,
+        "mode": spec.mode,
+        "tcp": spec.tcp,
+        "queue": spec.queue,
+        "spec": spec_d,
+        "params": st.base,
+        "seeds": list(st.seeds),
+        "converged": bool(records[-1]["converged"]),
+        "iterations": len(records),
+        "alpha_e": ae,
+        "beta_e": be,
+        "ne": ne,
+        "start_profile": start,
+        "points": sum(len(r["candidates"]) for r in records),
+        "numdupacks": _numdupacks(
+            st.point_dir(symmetric_point(spec.tcp, spec.queue, *spec.start)), st.seeds[0]
+        ),
+        "records": records,
+    }
+    _write_json(doc, out)
+    return doc
+
+
+def _numdupacks(point_dir: str, seed: int) -> int:
+    """The senders' duplicate-ACK threshold (ns-2 numdupacks_) as the run recorded it."""
+    return int(nsio.read_summary(Path(point_dir) / f"s{seed}")["results"]["numdupacks"])
+
+
+def _write_json(doc: Mapping, out: Path | str) -> None:
+    p = Path(out)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(p.name + ".partial")
+    tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    tmp.rename(p)
+
+
+def exhaustive_grid_runs(search: Mapping) -> int:
+    """Runs an exhaustive grid over the strategy range the search explored would need: the
+    union of all candidate values of each coordinate (joint: their product), every point with
+    every common value in that range (the full best-response table), R runs each."""
+    alphas: set[float] = set()
+    betas: set[float] = set()
+    for r in search["records"]:
+        target = alphas if r["coordinate"] == "alpha" else betas
+        target.update(c["value"] for c in r["candidates"])
+    seeds = len(search["seeds"])
+    if search["mode"] == "alpha":
+        return len(alphas) ** 2 * seeds
+    if search["mode"] == "beta":
+        return len(betas) ** 2 * seeds
+    k = max(len(alphas), 1) * max(len(betas), 1)
+    return k * k * seeds
+
+
+# --------------------------------------------------------------------------------------------
+# command line
+# --------------------------------------------------------------------------------------------
+
+
+def load_study(fidelity: str) -> Study:
+    """The design from the config files (as the workflow reads them)."""
+    files = [ccr.ROOT / "config" / "config.yaml"]
+    files += sorted((ccr.ROOT / "config" / "experiments").glob("*.yaml"))
+    return study(ccr.load(files), fidelity)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Akella et al. 2002: one search step")
+    ap.add_argument("what", choices=["iteration", "search"])
+    ap.add_argument("--fidelity", choices=FIDELITIES, required=True)
+    ap.add_argument("--search", required=True)
+    ap.add_argument("--iteration", type=int)
+    ap.add_argument("--previous")
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("iterations", nargs="*")
+    a = ap.parse_intermixed_args(argv)
+    st = load_study(a.fidelity)
+    if a.search not in st.searches:
+        ap.error(f"no search '{a.search}' (known: {', '.join(sorted(st.searches))})")
+    if a.what == "iteration":
+        if a.iteration is None:
+            ap.error("iteration needs --iteration")
+        write_iteration(st, a.search, a.iteration, a.previous, a.out)
+    else:
+        write_search(st, a.search, a.iterations, a.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

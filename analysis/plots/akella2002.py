@@ -1,0 +1,454 @@
+"""Figures and tables of Akella et al. 2002 (the TCP game).
+
+Usage (called by rules/akella2002.smk)::
+
+    python -m analysis.plots.akella2002 FIG --tidy T.csv [--extra NE.csv] \
+        --originals config/originals/akella2002.yaml --pdf figures/akella2002/FIG.pdf \
+        --tex paper/generated/akella2002/FIG.tex
+    python -m analysis.plots.akella2002 tables --searches-tex S.tex --settings-tex T.tex \
+        SEARCH.json ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from analysis import akella2002 as ak
+from analysis import config as ccr
+from analysis.akella2002_search import PAPER
+from analysis.compare import Published, load_originals, tex_escape
+from analysis.plots.common import figure_tex, save
+
+SCRIPT = "analysis/plots/akella2002.py"
+RULES = {"fig05": "akella2002_fig05", "fig06": "akella2002_fig06", "fig10": "akella2002_fig10"}
+TCP_NAME = {"sack": "SACK", "tahoe": "Tahoe", "reno": "Reno"}
+QUEUE_NAME = {"droptail": "drop-tail", "red": "RED", "chokeplus": "CHOKe+"}
+SERIES_STYLE = {
+    "tahoe_red": ("Tahoe, RED", "tab:blue", "o"),
+    "reno_red": ("Reno, RED", "tab:green", "s"),
+    "sack_red": ("SACK, RED", "tab:orange", "^"),
+    "sack_chokeplus": ("SACK, CHOKe+ (right axis)", "tab:red", "D"),
+}
+CAPTIONS = {
+    "fig05": "Figure 5: loss functions measured under RED (left axis) and CHOKe+ (right axis, "
+    "SACK only). (a) $p_a$, the loss rate of every flow when all use $\\alpha$ ($\\beta = "
+    "0.5$); (b) $P_a = dp'_a/d\\alpha'$ at $\\alpha' = \\alpha$; (c) $p_b$ ($\\alpha = 1$); "
+    "(d) $P_b = dp'_b/d\\beta'$. $p'$ is the aggregate loss rate under RED and $F_n$'s own "
+    "under CHOKe+; slopes are central differences of neighbouring points.",
+    "fig06": "Figure 6: $F_a(\\alpha)$ and $F_b(\\beta)$ of Sec.~4.3 computed from the Figure 5 "
+    "measurements with the model module (Tahoe: severe, $\\tau_S$ assumed; SACK and "
+    "SACK/CHOKe+: gentle; Reno: eq.~25 with $T_0$ = measured mean RTO). $F > 0$: a slightly "
+    "more aggressive deviation pays. Symmetric-log scale.",
+    "fig10": "Figure 10: loss rates of $F_1..F_{n-1}$ (mean) and of $F_n$ as $F_n$'s $\\alpha$ "
+    "(a, $\\beta = 0.5$) or $\\beta$ (b, $\\alpha = 1$) varies; the others at $(1, 0.5)$; SACK.",
+    "hybrid": "Hybrid (Reno) drop-tail evaluation of Sec.~4.2.3 ($\\tau_S = 20$ rounds, "
+    "$R = 0.12$\\,s): $G_n(\\alpha_n)/G_n(1)$ for per-flow capacities $C/n$; below 1 deviating "
+    "does not pay.",
+}
+
+
+def _pub(originals: Path) -> dict[str, Published]:
+    return {p.key: p for p in load_originals(originals)}
+
+
+def _pub_value(pub: Mapping[str, Published], key: str) -> float:
+    p = pub.get(key)
+    return (
+        float(p.published) if p is not None and isinstance(p.published, (int, float)) else math.nan
+    )  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------------------------
+# Figures 2, 3, 4, 7, 8, 9, 11
+# --------------------------------------------------------------------------------------------
+
+
+def ne_panel(ax: plt.Axes, t: pd.DataFrame, mode: str, published: float) -> None:
+    d = t[t["mode"] == mode]
+    cmap = plt.get_cmap("viridis")
+    its = sorted(d["iteration"].unique())
+    for i, it in enumerate(its):
+        c = d[d["iteration"] == it].sort_values("value")
+        common = c["common_alpha"].iloc[0] if mode == "alpha" else c["common_beta"].iloc[0]
+        col = cmap(i / max(len(its) - 1, 1) * 0.85)
+        sym = r"\alpha" if mode == "alpha" else r"\beta"
+        ax.errorbar(
+            c["value"],
+            c["mean"],
+            yerr=[c["mean"] - c["low"], c["high"] - c["mean"]],
+            color=col,
+            marker=".",
+            ms=4,
+            lw=1,
+            capsize=1.5,
+            label=f"$j={it}$: ${sym}^j = {ak.fmt(common)}$",
+        )
+        best = c[c["picked"]]
+        ax.plot(best["value"], best["mean"], marker="*", ms=11, color=col, mec="k", mew=0.6, ls="")
+    if not math.isnan(published):
+        ax.axvline(published, color="0.4", ls="--", lw=0.8, label=f"paper: {ak.fmt(published)}")
+    ax.set_xlabel(r"$\alpha_n$ of $F_n$" if mode == "alpha" else r"$\beta_n$ of $F_n$")
+    ax.set_ylabel("goodput of $F_n$ (Mbps)")
+    ax.legend(fontsize=6.5, loc="best")
+
+
+def ne_figure(fig: str, tidy: pd.DataFrame, pub: dict[str, Published]) -> plt.Figure:
+    f, axes = plt.subplots(1, 2, figsize=(9.0, 3.4))
+    for ax, mode, panel in zip(axes, ("alpha", "beta"), "ab", strict=True):
+        key = ak.number_key(fig, mode, "alpha_e" if mode == "alpha" else "beta_e")
+        ne_panel(ax, tidy, mode, _pub_value(pub, key))
+        ax.set_title(
+            f"({panel}) {'increase' if mode == 'alpha' else 'decrease'} parameter", fontsize=9
+        )
+    return f
+
+
+def _pct(x: float) -> str:
+    return "--" if math.isnan(x) else f"{100 * x:.2f}\\,\\%"
+
+
+def _num(x: float, digits: int = 3) -> str:
+    return "--" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def ne_table(fig: str, ne: pd.DataFrame, pub: dict[str, Published]) -> str:
+    """The table printed under the paper's figure: NE and its per-flow goodput and loss."""
+    rows = [
+        r"\begin{tabular}{@{}lllrrrrrr@{}}",
+        r"\toprule search & NE $(\alpha_E, \beta_E)$ & paper & iter. & runs (grid) "
+        r"& goodput (Mbps) & paper & loss & paper \\ \midrule",
+    ]
+    for _, r in ne.iterrows():
+        mode = r["mode"]
+        pa = _pub_value(pub, ak.number_key(fig, mode, "alpha_e")) if mode != "beta" else np.nan
+        pb = _pub_value(pub, ak.number_key(fig, mode, "beta_e")) if mode != "alpha" else np.nan
+        if mode == "alpha":
+            paper = f"$\\alpha_E = {ak.fmt(pa)}$" if not math.isnan(pa) else "--"
+        elif mode == "beta":
+            paper = f"$\\beta_E = {ak.fmt(pb)}$" if not math.isnan(pb) else "--"
+        else:
+            paper = f"$({ak.fmt(pa)}, {ak.fmt(pb)})$" if not math.isnan(pa) else "--"
+        conv = "" if r["converged"] else r"$^\dagger$"
+        rows.append(
+            f"{mode} & $({ak.fmt(r['alpha_e'])}, {ak.fmt(r['beta_e'])})${conv} & {paper} & "
+            f"{int(r['iterations'])} & {int(r['runs'])} ({int(r['exhaustive_runs'])}) & "
+            f"{_num(r['ne_goodput'])} & "
+            f"{_num(_pub_value(pub, ak.number_key(fig, mode, 'ne_goodput')), 2)} & "
+            f"{_pct(r['ne_loss'])} & {_pct(_pub_value(pub, ak.number_key(fig, mode, 'ne_loss')))} "
+            "\\\\"
+        )
+    d = ne.iloc[0]
+    rows += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        "",
+        f"\\par\\footnotesize Per-flow goodput and loss: means over all flows and runs at the NE "
+        f"profile. Default profile $(1, 0.5)$: {_num(d['default_goodput'])}\\,Mbps, "
+        f"{_pct(d['default_loss'])}. Runs: ns runs the search made; in brackets an exhaustive "
+        f"best-response table over the same values. $^\\dagger$: iteration cap reached "
+        f"without convergence (last pick shown).",
+    ]
+    return "\n".join(rows)
+
+
+def ne_caption(fig: str) -> str:
+    tcp, queue = ak.NE_FIGURES[fig]
+    return (
+        f"Figure {int(fig[3:])}: {TCP_NAME[tcp]} flows, {QUEUE_NAME[queue]} bottleneck: best "
+        "response of $F_n$ to $F_1..F_{n-1}$, (a) varying $\\alpha$ ($\\beta = 0.5$), (b) varying "
+        "$\\beta$ ($\\alpha = 1$). One curve per iteration $j$ (mean goodput of $F_n$ with "
+        "85\\,\\% "
+        "confidence intervals), star: the iteration's pick; dashed: the paper's NE."
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Figures 5, 6, 10 and the Hybrid evaluation
+# --------------------------------------------------------------------------------------------
+
+
+def _twin(ax: plt.Axes) -> plt.Axes:
+    ax2 = ax.twinx()
+    ax2.grid(False)
+    ax2.tick_params(axis="y", colors=SERIES_STYLE["sack_chokeplus"][1])
+    return ax2
+
+
+def fig05(tidy: pd.DataFrame) -> plt.Figure:
+    f, axes = plt.subplots(2, 2, figsize=(9.0, 6.2))
+    panels = [
+        ("alpha", "p", "(a) $p_a$", r"$\alpha$"),
+        ("alpha", "P", "(b) $P_a$", r"$\alpha$"),
+        ("beta", "p", "(c) $p_b$", r"$\beta$"),
+        ("beta", "P", "(d) $P_b$", r"$\beta$"),
+    ]
+    for ax, (prm, col, title, xl) in zip(axes.flat, panels, strict=True):
+        ax2 = _twin(ax)
+        for series, (label, color, marker) in SERIES_STYLE.items():
+            d = tidy[(tidy["series"] == series) & (tidy["parameter"] == prm)].sort_values("x")
+            if d.empty:
+                continue
+            y = d["p_fn"] if (series == "sack_chokeplus" and col == "p") else d[col]
+            target = ax2 if series == "sack_chokeplus" else ax
+            target.plot(d["x"], y, color=color, marker=marker, ms=3.5, lw=1, label=label)
+        ax.set_title(title, fontsize=9)
+        ax.set_xlabel(xl)
+        ax.set_ylabel("RED")
+        ax2.set_ylabel("CHOKe+", color=SERIES_STYLE["sack_chokeplus"][1])
+        if col == "P":
+            ax.axhline(0, color="0.5", lw=0.6)
+    h1, l1 = axes.flat[0].get_legend_handles_labels()
+    h2, l2 = f.axes[4].get_legend_handles_labels()
+    f.legend(h1 + h2, l1 + l2, loc="upper center", ncol=4, fontsize=7, bbox_to_anchor=(0.5, 1.02))
+    f.tight_layout(rect=(0, 0, 1, 0.96))
+    return f
+
+
+def fig06(tidy: pd.DataFrame) -> plt.Figure:
+    f, axes = plt.subplots(1, 2, figsize=(9.0, 3.4))
+    for ax, prm, title in zip(axes, ("alpha", "beta"), ("(a) $F_a$", "(b) $F_b$"), strict=True):
+        for series, (label, color, marker) in SERIES_STYLE.items():
+            d = (
+                tidy[(tidy["series"] == series) & (tidy["parameter"] == prm)]
+                .dropna()
+                .sort_values("x")
+            )
+            if d.empty:
+                continue
+            ax.plot(
+                d["x"],
+                d["F"],
+                color=color,
+                marker=marker,
+                ms=3.5,
+                lw=1,
+                label=label.replace(" (right axis)", ""),
+            )
+        ax.set_yscale("symlog", linthresh=1.0)
+        ax.axhline(0, color="k", lw=0.7)
+        ax.set_xlabel(r"$\alpha$" if prm == "alpha" else r"$\beta$")
+        ax.set_ylabel(title[4:])
+        ax.set_title(title, fontsize=9)
+        ax.legend(fontsize=7)
+    return f
+
+
+def fig10(tidy: pd.DataFrame) -> plt.Figure:
+    f, axes = plt.subplots(1, 2, figsize=(9.0, 3.4))
+    style = {"red": ("RED", "tab:blue"), "chokeplus": ("CHOKe+", "tab:red")}
+    for ax, prm, title in zip(
+        axes, ("alpha", "beta"), (r"(a) $\alpha_{n}$ varies", r"(b) $\beta_n$ varies"), strict=True
+    ):
+        for q, (name, color) in style.items():
+            d = tidy[(tidy["queue"] == q) & (tidy["parameter"] == prm)].sort_values("x")
+            if d.empty:
+                continue
+            ax.plot(
+                d["x"],
+                d["loss_others"],
+                color=color,
+                ls="--",
+                marker=".",
+                label=f"{name}: $F_1..F_{{n-1}}$",
+            )
+            ax.plot(
+                d["x"],
+                d["loss_fn"],
+                color=color,
+                ls="-",
+                marker="o",
+                ms=3.5,
+                label=f"{name}: $F_n$",
+            )
+        ax.set_xlabel(r"$\alpha_n$" if prm == "alpha" else r"$\beta_n$")
+        ax.set_ylabel("loss rate")
+        ax.set_title(title, fontsize=9)
+        ax.legend(fontsize=7)
+    return f
+
+
+def hybrid_figure(curves: pd.DataFrame) -> plt.Figure:
+    f, axes = plt.subplots(1, 2, figsize=(9.0, 3.4), sharey=True)
+    for ax, (n, d) in zip(axes, curves.groupby("n"), strict=False):
+        for mbps, c in d.groupby("c_per_n_mbps"):
+            ax.plot(c["alpha_n"], c["gain"], lw=1.1, label=f"$C/n$ = {mbps:g} Mbps")
+        ax.axhline(1.0, color="k", lw=0.7)
+        ax.set_xscale("log")
+        ax.set_xlabel(r"$\alpha_n$")
+        ax.set_title(f"n = {n}", fontsize=9)
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel(r"$G_n(\alpha_n) / G_n(1)$")
+    return f
+
+
+def hybrid_table(table: pd.DataFrame, pub: dict[str, Published], pkt_size_note: str) -> str:
+    small = _pub_value(pub, "analysis.hybrid.small_n.max_c_per_n")
+    large = _pub_value(pub, "analysis.hybrid.large_n.max_c_per_n")
+    rows = [
+        r"\begin{tabular}{@{}rrrrr@{}}",
+        r"\toprule $n$ & threshold $C/n$ (packets) & (Mbps, 1000 B) & (Mbps, 1500 B) & "
+        r"$\alpha_n$ for $+10\,\%$ at $1.1\times$ \\ \midrule",
+    ]
+    for _, r in table.iterrows():
+        rows.append(
+            f"{int(r['n'])} & {r['threshold_pkts']:.1f} & {r['threshold_mbps']:.2f} & "
+            f"{r['threshold_mbps_1500']:.2f} & {_num(r['alpha_needed_10pct'], 1)} \\\\"
+        )
+    rows += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        "",
+        f"\\par\\footnotesize Largest per-flow capacity for which no $\\alpha_n > 1$ beats "
+        f"$\\alpha_n = 1$. Paper: {small:g}\\,Mbps for $n \\approx 50$, {large:g}\\,Mbps for "
+        f"$n > 100$, $\\alpha_n > 75$ needed above. {pkt_size_note}",
+    ]
+    return "\n".join(rows)
+
+
+# --------------------------------------------------------------------------------------------
+# report tables: searches and settings
+# --------------------------------------------------------------------------------------------
+
+
+def searches_tex(searches: Sequence[Mapping]) -> str:
+    rows = [
+        r"\begin{longtable}{@{}lrrrrrr@{}}",
+        r"\toprule search & NE $(\alpha_E, \beta_E)$ & converged & iterations & points & runs "
+        r"& exhaustive grid runs \\ \midrule\endhead",
+    ]
+    total = grid = 0
+    for s in sorted(searches, key=lambda x: x["search"]):
+        g = ak.exhaustive_grid_runs(s)
+        runs = s["points"] * len(s["seeds"])
+        total += runs
+        grid += g
+        rows.append(
+            f"{tex_escape(s['search'])} & $({ak.fmt(s['alpha_e'])}, {ak.fmt(s['beta_e'])})$ & "
+            f"{'yes' if s['converged'] else 'no'} & {s['iterations']} & {s['points']} & {runs} & "
+            f"{g} \\\\"
+        )
+    rows += [
+        r"\midrule",
+        f"total & & & & & {total} & {grid} \\\\",
+        r"\bottomrule",
+        r"\end{longtable}",
+        "",
+        r"\noindent\footnotesize Runs count each search's sweeps separately; searches share "
+        r"points (e.g.\ the first iteration of the alpha and joint searches), so fewer distinct "
+        r"ns runs are made. Exhaustive grid: every value the search visited as $F_n$'s choice "
+        r"against every such common value (joint: pairs), the table a search-free best-response "
+        r"analysis over the same range would need.",
+        "",
+    ]
+    return "\n".join(rows)
+
+
+def settings_tex(config: Mapping) -> str:
+    """Search and Figure 5 settings with their provenance (the design blocks of the config)."""
+    exps = config[PAPER]["experiments"]
+    seen: dict[str, tuple[object, str, str]] = {}
+    for e in exps.values():
+        for k, s in e.get("design", {}).get("settings", {}).items():
+            seen.setdefault(k, (s["value"], s["status"], s.get("reason") or s.get("source", "")))
+    grids: dict[str, dict] = {}
+    for e in exps.values():
+        d = e.get("design", {})
+        if "search" in d:
+            grids = d["fidelity"]
+            break
+    rows = [
+        r"\begin{longtable}{@{}lrlp{0.55\linewidth}@{}}",
+        r"\toprule setting & value & status & reason or source \\ \midrule\endhead",
+    ]
+    for k, (v, status, why) in sorted(seen.items()):
+        rows.append(
+            f"\\texttt{{{tex_escape(k)}}} & {tex_escape(str(v))} & {status} & {tex_escape(why)} "
+            "\\\\"
+        )
+    for fid, g in grids.items():
+        text = ", ".join(f"{k} {v}" for k, v in g.items())
+        rows.append(f"\\texttt{{grids ({fid})}} & & assumed & {tex_escape(text)} \\\\")
+    rows += [r"\bottomrule", r"\end{longtable}", ""]
+    return "\n".join(rows)
+
+
+# --------------------------------------------------------------------------------------------
+# command line
+# --------------------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Akella et al. 2002 figures and tables")
+    ap.add_argument(
+        "figure", choices=[*sorted(ak.NE_FIGURES), "fig05", "fig06", "fig10", "hybrid", "tables"]
+    )
+    ap.add_argument("--tidy", type=Path)
+    ap.add_argument("--extra", type=Path)
+    ap.add_argument("--originals", type=Path)
+    ap.add_argument("--pdf", type=Path)
+    ap.add_argument("--tex", type=Path)
+    ap.add_argument("--searches-tex", type=Path)
+    ap.add_argument("--settings-tex", type=Path)
+    ap.add_argument("--figures-tex", type=Path, help="marks the figures made at this fidelity")
+    ap.add_argument("--figures", default="", help="comma-separated figure names")
+    ap.add_argument("searches", type=Path, nargs="*")
+    a = ap.parse_intermixed_args(argv)
+    if a.figure == "tables":
+        docs = [json.loads(p.read_text()) for p in a.searches]
+        a.searches_tex.parent.mkdir(parents=True, exist_ok=True)
+        a.searches_tex.write_text(searches_tex(docs))
+        files = [
+            ccr.ROOT / "config" / "config.yaml",
+            *sorted((ccr.ROOT / "config" / "experiments").glob("*.yaml")),
+        ]
+        a.settings_tex.write_text(settings_tex(ccr.load(files)))
+        if a.figures_tex:
+            marks = [
+                f"\\expandafter\\def\\csname akellafig@{f}\\endcsname{{}}"
+                for f in a.figures.split(",")
+                if f
+            ]
+            a.figures_tex.write_text("\n".join(marks) + "\n")
+        return 0
+    if not (a.tidy and a.originals and a.pdf and a.tex):
+        ap.error("figures need --tidy, --originals, --pdf and --tex")
+    pub = _pub(a.originals)
+    tidy = pd.read_csv(a.tidy)
+    rule = RULES.get(a.figure, "akella2002_plot")
+    below = ""
+    if a.figure in ak.NE_FIGURES:
+        fig = ne_figure(a.figure, tidy, pub)
+        caption = ne_caption(a.figure)
+        below = ne_table(a.figure, pd.read_csv(a.extra), pub)
+        rule = "akella2002_iteration (checkpoint), akella2002_search, akella2002_ne_figure"
+    elif a.figure == "fig05":
+        fig, caption = fig05(tidy), CAPTIONS["fig05"]
+    elif a.figure == "fig06":
+        fig, caption = fig06(tidy), CAPTIONS["fig06"]
+    elif a.figure == "fig10":
+        fig, caption = fig10(tidy), CAPTIONS["fig10"]
+    else:
+        fig, caption = hybrid_figure(tidy), CAPTIONS["hybrid"]
+        below = hybrid_table(pd.read_csv(a.extra), pub, "Our numbers from the model module.")
+        rule = "akella2002_hybrid"
+    save(fig, a.pdf)
+    figure_tex(a.tex, a.pdf, caption, rule, SCRIPT, f"fig:akella2002-{a.figure}")
+    if below:
+        text = a.tex.read_text().replace(
+            "\\end{figure}", "\\par\\centering\\small\n" + below + "\n\\end{figure}"
+        )
+        a.tex.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
