@@ -36,7 +36,7 @@ from analysis.akella2002_search import (
     read_point_rows,
 )
 from analysis.models import akella2002 as models
-from analysis.numbers import write_claims, write_numbers
+from analysis.numbers import write_claims, write_numbers, write_tidy
 
 #: "Efficient" NE (our criterion for the paper's words): per-flow goodput at least this
 #: fraction of the fair share C/n and per-flow loss rate below LOSS_OK.
@@ -785,7 +785,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tidy, ne, numbers = ne_figure(a.what, searches)
         if a.ne:
             a.ne.parent.mkdir(parents=True, exist_ok=True)
-            ne.to_csv(a.ne, index=False, float_format="%.6g")
+            write_tidy(ne, a.ne)
     elif a.what in ("fig05", "fig10"):
         if not a.seeds:
             ap.error("--seeds is required")
@@ -798,7 +798,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         table, tidy, numbers = hybrid(a.pkt_size)
         if a.table:
             a.table.parent.mkdir(parents=True, exist_ok=True)
-            table.to_csv(a.table, index=False, float_format="%.6g")
+            write_tidy(table, a.table)
     else:
         found = {s["search"]: s for s in (json.loads(p.read_text()) for p in a.inputs)}
         f5 = pd.read_csv(a.fig05) if a.fig05 else None
@@ -814,8 +814,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ap.error("claims needs --claims")
         write_claims(checks, a.claims)
     if tidy is not None and a.tidy:
-        a.tidy.parent.mkdir(parents=True, exist_ok=True)
-        tidy.to_csv(a.tidy, index=False, float_format="%.6g")
+        write_tidy(tidy, a.tidy)
     write_numbers(numbers, a.numbers)
     return 0
 

@@ -18,7 +18,7 @@ from scipy import stats
 
 from analysis import nsio
 from analysis.models import floyd1991 as models
-from analysis.numbers import write_claims, write_numbers
+from analysis.numbers import write_claims, write_numbers, write_tidy
 
 
 def period_throughput(run_dirs: Sequence[Path]) -> pd.DataFrame:
@@ -417,8 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_claims(checks, a.numbers.with_name("claims-checks.csv"))
     else:
         tidy, numbers = analyse(a.figure, dirs)
-    a.tidy.parent.mkdir(parents=True, exist_ok=True)
-    tidy.to_csv(a.tidy, index=False, float_format="%.6g")
+    write_tidy(tidy, a.tidy)
     write_numbers(numbers, a.numbers)
     return 0
 

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import nsio
-from analysis.numbers import write_claims, write_numbers
+from analysis.numbers import write_claims, write_numbers, write_tidy
 from analysis.stats import mean_ci
 
 # The three schemes of the paper, and the reference schemes we add.
@@ -500,8 +500,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tidy, numbers = pd.DataFrame({"key": sorted(checks)}), {}
     else:
         tidy, numbers = analyse(a.item, a.runs, a.primary_f)
-    a.tidy.parent.mkdir(parents=True, exist_ok=True)
-    tidy.to_csv(a.tidy, index=False, float_format="%.6g")
+    write_tidy(tidy, a.tidy)
     if a.numbers is not None:
         write_numbers(numbers, a.numbers)
     return 0

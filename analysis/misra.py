@@ -36,7 +36,7 @@ from analysis import config as ccr
 from analysis import nsio
 from analysis.compare import tex_escape
 from analysis.models import misra as models
-from analysis.numbers import write_claims, write_numbers
+from analysis.numbers import write_claims, write_numbers, write_tidy
 
 PAPER = "misra"
 SETS = (1, 2, 3, 4)
@@ -932,8 +932,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error(f"{a.figure} needs --tidy")
     dirs = [r.parent if r.name == "summary.json" else r for r in a.inputs]
     tidy, numbers = analyse(a.figure, dirs)
-    a.tidy.parent.mkdir(parents=True, exist_ok=True)
-    tidy.to_csv(a.tidy, index=False, float_format="%.6g")
+    write_tidy(tidy, a.tidy)
     write_numbers(numbers, a.numbers)
     return 0
 

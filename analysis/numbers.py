@@ -6,6 +6,10 @@ import csv
 import math
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def write_numbers(numbers: Mapping[str, float | bool], path: Path) -> None:
@@ -35,3 +39,9 @@ def write_claims(claims: Mapping[str, tuple[bool, str]], path: Path) -> None:
         for k in sorted(claims):
             holds, detail = claims[k]
             w.writerow([k, "true" if holds else "false", detail])
+
+
+def write_tidy(tidy: pd.DataFrame, path: Path) -> None:
+    """Write a tidy table as CSV, floats with 6 significant digits (stable across reruns)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tidy.to_csv(path, index=False, float_format="%.6g")

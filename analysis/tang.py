@@ -24,7 +24,7 @@ import pandas as pd
 
 from analysis import nsio
 from analysis.models import tang as models
-from analysis.numbers import write_claims, write_numbers
+from analysis.numbers import write_claims, write_numbers, write_tidy
 
 #: Routes (0-based link indices) of the groups of each topology, as tcl/tang/chain.tcl.
 ROUTES = {
@@ -649,7 +649,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         numbers = dict(nums)
         if a.traces is not None:
             a.traces.parent.mkdir(parents=True, exist_ok=True)
-            traces(dirs).to_csv(a.traces, index=False, float_format="%.6g")
+            write_tidy(traces(dirs), a.traces)
         if a.theory is not None:
             a.theory.parent.mkdir(parents=True, exist_ok=True)
             th = (
@@ -657,9 +657,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if a.experiment in ("fig09", "fig10")
                 else pd.DataFrame(columns=["x"])
             )
-            th.to_csv(a.theory, index=False, float_format="%.6g")
-    a.tidy.parent.mkdir(parents=True, exist_ok=True)
-    tidy.to_csv(a.tidy, index=False, float_format="%.6g")
+            write_tidy(th, a.theory)
+    write_tidy(tidy, a.tidy)
     write_numbers(numbers, a.numbers)
     return 0
 

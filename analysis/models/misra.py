@@ -57,6 +57,8 @@ import numpy as np
 import numpy.typing as npt
 from scipy.optimize import brentq
 
+from analysis.models.checks import finite, nonneg, positive
+
 __all__ = [
     "EXP_A",
     "EXP_B",
@@ -104,33 +106,9 @@ _MAX_BRACKET = 2000
 # --------------------------------------------------------------------------------------------
 
 
-def _finite(x: object, name: str) -> float:
-    try:
-        v = float(x)  # type: ignore[arg-type]
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a number, got {x!r}") from exc
-    if not math.isfinite(v):
-        raise ValueError(f"{name} must be finite, got {x!r}")
-    return v
-
-
-def _positive(x: object, name: str) -> float:
-    v = _finite(x, name)
-    if v <= 0:
-        raise ValueError(f"{name} must be > 0, got {x!r}")
-    return v
-
-
-def _nonneg(x: object, name: str) -> float:
-    v = _finite(x, name)
-    if v < 0:
-        raise ValueError(f"{name} must be >= 0, got {x!r}")
-    return v
-
-
 def mbps_to_bytes_per_s(rate_mbps: float) -> float:
     """Rate in bytes/s of ``rate_mbps`` Mbit/s (1 Mbps = 10^6 bit/s)."""
-    return _nonneg(rate_mbps, "rate_mbps") * 1e6 / 8.0
+    return nonneg(rate_mbps, "rate_mbps") * 1e6 / 8.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -156,9 +134,9 @@ class GeneralizedTCP:
 
     def __post_init__(self) -> None:
         for name in ("alpha", "beta"):
-            object.__setattr__(self, name, _finite(getattr(self, name), name))
-        object.__setattr__(self, "c1", _positive(self.c1, "c1 (increase coefficient)"))
-        object.__setattr__(self, "c2", _positive(self.c2, "c2 (decrease coefficient)"))
+            object.__setattr__(self, name, finite(getattr(self, name), name))
+        object.__setattr__(self, "c1", positive(self.c1, "c1 (increase coefficient)"))
+        object.__setattr__(self, "c2", positive(self.c2, "c2 (decrease coefficient)"))
         if self.alpha >= self.beta:
             raise ValueError(
                 "alpha must be < beta (Sec II: the decrease must outgrow the increase as W grows); "
@@ -191,9 +169,9 @@ class ORED:
     p_max: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "min_th", _nonneg(self.min_th, "min_th"))
-        object.__setattr__(self, "max_th", _finite(self.max_th, "max_th"))
-        object.__setattr__(self, "p_max", _finite(self.p_max, "p_max"))
+        object.__setattr__(self, "min_th", nonneg(self.min_th, "min_th"))
+        object.__setattr__(self, "max_th", finite(self.max_th, "max_th"))
+        object.__setattr__(self, "p_max", finite(self.p_max, "p_max"))
         if self.max_th <= self.min_th:
             raise ValueError(
                 f"max_th must be > min_th, got min_th={self.min_th:g}, max_th={self.max_th:g} "
@@ -210,7 +188,7 @@ class ORED:
 
     def scaled(self, factor: float) -> ORED:
         """The same ORED with thresholds multiplied by ``factor`` (packets -> bytes: the MSS)."""
-        f = _positive(factor, "factor")
+        f = positive(factor, "factor")
         return replace(self, min_th=self.min_th * f, max_th=self.max_th * f)
 
 
@@ -230,13 +208,13 @@ class Flow:
     mss: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "profile", _nonneg(self.profile, "profile (assured rate)"))
-        object.__setattr__(self, "rtt", _nonneg(self.rtt, "rtt"))
-        object.__setattr__(self, "mss", _positive(self.mss, "mss (segment size)"))
+        object.__setattr__(self, "profile", nonneg(self.profile, "profile (assured rate)"))
+        object.__setattr__(self, "rtt", nonneg(self.rtt, "rtt"))
+        object.__setattr__(self, "mss", positive(self.mss, "mss (segment size)"))
 
 
 def _check_capacity(flows: Sequence[Flow], capacity: float) -> float:
-    c = _positive(capacity, "capacity")
+    c = positive(capacity, "capacity")
     total = sum(f.profile for f in flows)
     if c <= total:
         raise ValueError(
@@ -249,8 +227,8 @@ def _check_capacity(flows: Sequence[Flow], capacity: float) -> float:
 def profile_window(flow: Flow, queue: float, capacity: float) -> float:
     """a_i(Q) = R_i (RTT_i + Q/C) / M_i: the window (segments) that just meets the profile at queue
     Q (from eqs 6-7); for W_i > a_i the OUT fraction is gamma_i = 1 - a_i/W_i (eq 7)."""
-    q = _nonneg(queue, "queue")
-    c = _positive(capacity, "capacity")
+    q = nonneg(queue, "queue")
+    c = positive(capacity, "capacity")
     return flow.profile * (flow.rtt + q / c) / flow.mss
 
 
@@ -306,7 +284,7 @@ def mean_window(
     (eqs 5, 7; grouping corrected, M3), solved by the safeguarded Newton iteration of eq (13)
     (sign corrected, M4). Raises ValueError for Q <= min_th (no marking: the window is unbounded).
     """
-    q = _nonneg(queue, "queue")
+    q = nonneg(queue, "queue")
     f = float(ored.fmark(q))
     if f <= 0.0:
         raise ValueError(
@@ -347,7 +325,7 @@ class FixedPoint:
 
     def queue_packets(self, mss: float) -> float:
         """Q* in packets of ``mss`` bytes."""
-        return self.queue / _positive(mss, "mss")
+        return self.queue / positive(mss, "mss")
 
 
 def fixed_point(
@@ -602,9 +580,9 @@ class WindowMarking:
     p_top: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "w_start", _positive(self.w_start, "w_start"))
-        object.__setattr__(self, "w_full", _finite(self.w_full, "w_full"))
-        object.__setattr__(self, "p_top", _finite(self.p_top, "p_top"))
+        object.__setattr__(self, "w_start", positive(self.w_start, "w_start"))
+        object.__setattr__(self, "w_full", finite(self.w_full, "w_full"))
+        object.__setattr__(self, "p_top", finite(self.p_top, "p_top"))
         if self.w_full < self.w_start:
             raise ValueError(f"w_full must be >= w_start, got {self.w_full!r} < {self.w_start!r}")
         if not 0.0 < self.p_top < 1.0:
@@ -650,9 +628,9 @@ class SingleFlowSetup:
     ored: ORED
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "capacity", _positive(self.capacity, "capacity"))
-        object.__setattr__(self, "profile", _nonneg(self.profile, "profile (assured rate)"))
-        object.__setattr__(self, "rtt", _nonneg(self.rtt, "rtt"))
+        object.__setattr__(self, "capacity", positive(self.capacity, "capacity"))
+        object.__setattr__(self, "profile", nonneg(self.profile, "profile (assured rate)"))
+        object.__setattr__(self, "rtt", nonneg(self.rtt, "rtt"))
         if self.capacity <= self.profile:
             raise ValueError(
                 f"capacity C = {self.capacity:g} must exceed the profile R = {self.profile:g} "
@@ -664,7 +642,7 @@ class SingleFlowSetup:
         cls, capacity_mbps: float, profile_mbps: float, rtt: float, mss: float, ored: ORED
     ) -> SingleFlowSetup:
         """Set-up from rates in Mbps and segments of ``mss`` bytes (``ored`` in segments)."""
-        m = _positive(mss, "mss")
+        m = positive(mss, "mss")
         return cls(
             mbps_to_bytes_per_s(capacity_mbps) / m, mbps_to_bytes_per_s(profile_mbps) / m, rtt, ored
         )
@@ -814,9 +792,9 @@ def window_distribution(
             "the window distribution needs beta = 1 (Sec IV, Prop 1, footnote 5), "
             f"got beta={tcp.beta:g}"
         )
-    du = _positive(du, "du")
-    tail = _positive(tail, "tail")
-    tol = _positive(tol, "tol")
+    du = positive(du, "du")
+    tail = positive(tail, "tail")
+    tol = positive(tol, "tol")
     if isinstance(max_sweeps, bool) or not isinstance(max_sweeps, int) or max_sweeps < 1:
         raise ValueError(f"max_sweeps must be a positive integer, got {max_sweeps!r}")
     if normalisation not in ("infinity", "origin"):
@@ -1026,8 +1004,8 @@ def simulate_window_chain(
         raise ValueError(f"burn_in must be an integer in [0, steps), got {burn_in!r}")
     if not isinstance(rng, np.random.Generator):
         raise ValueError("rng must be a numpy.random.Generator (seeded, for reproducibility)")
-    floor = _nonneg(floor, "floor")
-    start = marking.w_start if w0 is None else _positive(w0, "w0")
+    floor = nonneg(floor, "floor")
+    start = marking.w_start if w0 is None else positive(w0, "w0")
     bins = None if edges is None else np.asarray(edges, dtype=float)
     if bins is not None and (bins.ndim != 1 or bins.size < 2 or np.any(np.diff(bins) <= 0)):
         raise ValueError("edges must be an increasing 1-d array of at least two values")

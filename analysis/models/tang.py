@@ -72,6 +72,8 @@ import numpy.typing as npt
 from scipy.ndimage import label
 from scipy.optimize import brentq, root
 
+from analysis.models.checks import finite, nonneg, positive
+
 __all__ = [
     "PACKET_BYTES",
     "AlphaUnit",
@@ -162,29 +164,6 @@ def _arr(x: npt.ArrayLike, name: str) -> npt.NDArray[np.float64]:
     return a
 
 
-def _finite(x: object, name: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, numbers.Real):
-        raise ValueError(f"{name} must be a real number, got {x!r}")
-    v = float(x)
-    if not math.isfinite(v):
-        raise ValueError(f"{name} must be finite, got {x!r}")
-    return v
-
-
-def _positive(x: object, name: str) -> float:
-    v = _finite(x, name)
-    if v <= 0:
-        raise ValueError(f"{name} must be > 0, got {x!r}")
-    return v
-
-
-def _nonneg(x: object, name: str) -> float:
-    v = _finite(x, name)
-    if v < 0:
-        raise ValueError(f"{name} must be >= 0, got {x!r}")
-    return v
-
-
 def _count(n: object, name: str) -> int:
     if isinstance(n, bool) or not isinstance(n, numbers.Real):
         raise ValueError(f"{name} must be an integer >= 1, got {n!r}")
@@ -205,13 +184,13 @@ def _out(x: npt.ArrayLike) -> FloatOrArray:
 
 def pkts_to_mbps(rate: npt.ArrayLike, packet_bytes: float = PACKET_BYTES) -> FloatOrArray:
     """Rate in packets/s to Mbps (10^6 bit/s) with ``packet_bytes``-byte packets."""
-    pb = _positive(packet_bytes, "packet_bytes")
+    pb = positive(packet_bytes, "packet_bytes")
     return _out(_arr(rate, "rate") * pb * 8.0 / 1e6)
 
 
 def mbps_to_pkts(mbps: npt.ArrayLike, packet_bytes: float = PACKET_BYTES) -> FloatOrArray:
     """Rate in Mbps to packets/s (100 Mbps = 8333.3 pkts/s with 1500-byte packets, Sec 5.1)."""
-    pb = _positive(packet_bytes, "packet_bytes")
+    pb = positive(packet_bytes, "packet_bytes")
     return _out(_arr(mbps, "mbps") * 1e6 / (8.0 * pb))
 
 
@@ -306,11 +285,11 @@ def vegas_marginal_utility(rate: npt.ArrayLike, alpha: npt.ArrayLike) -> FloatOr
 
 
 def _check_red(b_min: float, b_max: float, k: float) -> tuple[float, float, float]:
-    lo = _nonneg(b_min, "b_min")
-    hi = _finite(b_max, "b_max")
+    lo = nonneg(b_min, "b_min")
+    hi = finite(b_max, "b_max")
     if not lo < hi:
         raise ValueError(f"RED thresholds need b_min < b_max, got b_min={b_min!r}, b_max={b_max!r}")
-    kk = _finite(k, "K")
+    kk = finite(k, "K")
     if kk < 1:
         raise ValueError(
             f"K (RED slope; 1/K is the maximum marking probability) must be >= 1, got {k!r}"
@@ -338,7 +317,7 @@ def red_price(
     The queue of a link with queueing delay p^f is b = p^f c packets, so m(p^f) = 0 for
     p^f <= b_min/c, (1/K)(p^f c - b_min)/(b_max - b_min) in between and 1/K for p^f >= b_max/c.
     """
-    c = _positive(capacity, "capacity")
+    c = positive(capacity, "capacity")
     d = _arr(delay, "delay")
     return red_marking_probability(d * c, b_min, b_max, k)
 
@@ -379,7 +358,7 @@ class RedPrice:
         m is flat at 0 below b_min/c and at 1/K above b_max/c; the inverse takes the lower end
         of the flat pieces (0 and b_max/c). A loss above 1/K cannot be produced: ValueError.
         """
-        p = _nonneg(loss, "loss")
+        p = nonneg(loss, "loss")
         if p > self.max_loss * (1 + 1e-12):
             raise ValueError(f"loss {loss!r} exceeds the RED maximum 1/K = {self.max_loss!r}")
         if p == 0:
@@ -394,7 +373,7 @@ class LinearPrice:
     k: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "k", _positive(self.k, "k (linear price slope)"))
+        object.__setattr__(self, "k", positive(self.k, "k (linear price slope)"))
 
     @property
     def max_loss(self) -> float:
@@ -407,7 +386,7 @@ class LinearPrice:
         return (1.0 / self.k,)
 
     def inverse(self, loss: float, capacity: float) -> float:
-        p = _nonneg(loss, "loss")
+        p = nonneg(loss, "loss")
         if p > 1:
             raise ValueError(f"loss must be <= 1, got {loss!r}")
         return p / self.k
@@ -432,7 +411,7 @@ class DropTailPrice:
         return ()
 
     def inverse(self, loss: float, capacity: float) -> float:
-        if _nonneg(loss, "loss") > 0:
+        if nonneg(loss, "loss") > 0:
             raise ValueError("a DropTail (delay-only) link cannot produce a loss price > 0")
         return 0.0
 
@@ -455,8 +434,8 @@ class Link:
     name: str = ""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "capacity", _positive(self.capacity, "capacity"))
-        object.__setattr__(self, "delay", _nonneg(self.delay, "delay"))
+        object.__setattr__(self, "capacity", positive(self.capacity, "capacity"))
+        object.__setattr__(self, "delay", nonneg(self.delay, "delay"))
         if not isinstance(self.price, _PRICE_TYPES):
             raise ValueError(
                 f"price must be a RedPrice, LinearPrice or DropTailPrice, got {self.price!r}"
@@ -500,7 +479,7 @@ class Flow:
         object.__setattr__(self, "route", route)
         object.__setattr__(self, "count", _count(self.count, "count"))
         if self.rtt is not None:
-            object.__setattr__(self, "rtt", _positive(self.rtt, "rtt"))
+            object.__setattr__(self, "rtt", positive(self.rtt, "rtt"))
         if self.alpha_unit not in _ALPHA_UNITS:
             raise ValueError(f"alpha_unit must be one of {_ALPHA_UNITS}, got {self.alpha_unit!r}")
         if self.protocol == "reno":
@@ -509,7 +488,7 @@ class Flow:
         else:
             if self.alpha is None:
                 raise ValueError(f"a {self.protocol} flow needs alpha > 0")
-            object.__setattr__(self, "alpha", _positive(self.alpha, "alpha"))
+            object.__setattr__(self, "alpha", positive(self.alpha, "alpha"))
 
     @property
     def is_reno(self) -> bool:
@@ -1213,11 +1192,11 @@ def prop1_condition(
     h(a) := 2 m1(a) + m2(P - a) = (U2)'(2c1 - c2). Since h(0) = ``rhs`` > ``middle`` >
     ``lhs`` = h(P), a root 0 < a < P exists (for linear maps a = (k2 P - middle)/(k2 - 2 k1)).
     """
-    cc1 = _positive(c1, "c1")
-    cc2 = _positive(c2, "c2")
-    a = _positive(vegas_alpha, "vegas_alpha")
+    cc1 = positive(c1, "c1")
+    cc2 = positive(c2, "c2")
+    a = positive(vegas_alpha, "vegas_alpha")
     n = _count(reno_flows, "reno_flows")
-    t = _positive(reno_rtt, "reno_rtt")
+    t = positive(reno_rtt, "reno_rtt")
     ok = cc1 < cc2 < 2 * cc1
     if not ok:
         nan = float("nan")
@@ -1497,10 +1476,10 @@ class Fig12Setup:
         """Network for flow3 parameter ``alpha2`` (flows 1 and 2: alpha_ratio * alpha2)."""
         if self.layout not in ("primary", "alternative"):
             raise ValueError(f"layout must be 'primary' or 'alternative', got {self.layout!r}")
-        a2 = _positive(alpha2, "alpha2")
-        a1 = _positive(self.alpha_ratio, "alpha_ratio") * a2
+        a2 = positive(alpha2, "alpha2")
+        a1 = positive(self.alpha_ratio, "alpha_ratio") * a2
         price = RedPrice(self.b_min, self.b_max, self.k)
-        one_way = _positive(self.link_rtt, "link_rtt") / 2.0
+        one_way = positive(self.link_rtt, "link_rtt") / 2.0
         links = tuple(
             Link(c, price, one_way, f"link{i + 1}") for i, c in enumerate(self.capacities)
         )
