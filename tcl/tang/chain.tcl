@@ -48,6 +48,7 @@ ccr::param bmin2       nonneg "RED b_min of link 2 (packets)"
 ccr::param bmax2       posnum "RED b_max of link 2 (packets)"
 ccr::param k2          posnum "RED K of link 2"
 ccr::param q_weight    posnum "RED EWMA weight"
+ccr::param red_curve   {enum paper ns2} "RED marking: paper = eq (16)-(17) (independent marks with p(b), 1/K above b_max; patch 0013), ns2 = stock count-spaced RED"
 ccr::param access_bw   posnum "host access link rate (bit/s)"
 ccr::param access_delay nonneg "host access link one-way delay (s)"
 ccr::param pkt_size    posint "data packet size (bytes)"
@@ -98,6 +99,8 @@ for {set l 1} {$l <= 3} {incr l} {
             use_mark_p_ true mark_p_ 2.0 q_weight_ [ccr::p q_weight] wait_ false \
             drop_tail_ true drop_front_ false drop_rand_ false adaptive_ 0 cautious_ 0 \
             mean_pktsize_ [ccr::p pkt_size] summarystats_ false]
+        set paper [expr {[ccr::p red_curve] eq "paper"}]
+        ccr::set_knobs $q($l) [list bernoulli_ $paper flat_above_max_ $paper]
     }
     set fm($l) [ccr::flowmon $a $b]
 }
