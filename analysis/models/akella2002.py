@@ -63,6 +63,8 @@ import numpy as np
 import numpy.typing as npt
 from scipy.optimize import brentq, minimize_scalar
 
+from analysis.models.checks import as_array, as_output
+
 __all__ = [
     "ALPHA_BOUNDS",
     "ALPHA_GAME_BETA",
@@ -131,20 +133,8 @@ _EPS = float(np.finfo(float).eps)
 # --------------------------------------------------------------------------------------------
 
 
-def _arr(x: npt.ArrayLike, name: str) -> npt.NDArray[np.float64]:
-    try:
-        a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be numeric, got {x!r}") from exc
-    if a.size == 0:
-        raise ValueError(f"{name} must not be empty")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be finite, got {x!r}")
-    return a
-
-
 def _alpha(x: npt.ArrayLike, name: str, *, positive: bool = False) -> npt.NDArray[np.float64]:
-    a = _arr(x, name)
+    a = as_array(x, name)
     if np.any(a < 0):
         raise ValueError(f"{name} (increase parameter) must be >= 0, got {x!r}")
     if positive and np.any(a == 0):
@@ -153,7 +143,7 @@ def _alpha(x: npt.ArrayLike, name: str, *, positive: bool = False) -> npt.NDArra
 
 
 def _beta(x: npt.ArrayLike, name: str) -> npt.NDArray[np.float64]:
-    a = _arr(x, name)
+    a = as_array(x, name)
     if np.any((a <= 0) | (a >= 1)):
         raise ValueError(f"{name} (decrease parameter) must lie in (0, 1), got {x!r}")
     return a
@@ -168,21 +158,21 @@ def _n(n: object, name: str = "n") -> int:
 
 
 def _pos(x: npt.ArrayLike, name: str) -> npt.NDArray[np.float64]:
-    a = _arr(x, name)
+    a = as_array(x, name)
     if np.any(a <= 0):
         raise ValueError(f"{name} must be > 0, got {x!r}")
     return a
 
 
 def _nonneg(x: npt.ArrayLike, name: str) -> npt.NDArray[np.float64]:
-    a = _arr(x, name)
+    a = as_array(x, name)
     if np.any(a < 0):
         raise ValueError(f"{name} must be >= 0, got {x!r}")
     return a
 
 
 def _loss(p: npt.ArrayLike, name: str) -> npt.NDArray[np.float64]:
-    a = _arr(p, name)
+    a = as_array(p, name)
     if np.any((a <= 0) | (a > 1)):
         raise ValueError(f"{name} (loss rate) must lie in (0, 1], got {p!r}")
     return a
@@ -198,11 +188,6 @@ def _parameter(parameter: str) -> Parameter:
     if parameter not in _PARAMETERS:
         raise ValueError(f"parameter must be one of {_PARAMETERS}, got {parameter!r}")
     return cast(Parameter, parameter)
-
-
-def _out(x: npt.ArrayLike) -> FloatOrArray:
-    a = np.asarray(x, dtype=float)
-    return float(a) if a.ndim == 0 else a
 
 
 # --------------------------------------------------------------------------------------------
@@ -436,7 +421,7 @@ def gentle_alpha_goodput(
     tot = (nn - 1) * ao + an
     if np.any(tot <= 0):
         raise ValueError("alpha_n + (n-1) alpha must be > 0")
-    return _out(an * c / (r * tot))
+    return as_output(an * c / (r * tot))
 
 
 def gentle_beta_tau_o(
@@ -447,7 +432,7 @@ def gentle_beta_tau_o(
     bo = _beta(beta, "beta")
     nn = _n(n)
     c = _pos(capacity, "capacity")
-    return _out(2.0 * c / ((nn - 1) / (1.0 - bo) + 1.0 / (1.0 - bn)))
+    return as_output(2.0 * c / ((nn - 1) / (1.0 - bo) + 1.0 / (1.0 - bn)))
 
 
 def gentle_beta_goodput(
@@ -463,7 +448,7 @@ def gentle_beta_goodput(
     bo = _beta(beta, "beta")
     r = _pos(rtt, "rtt")
     tau = np.asarray(gentle_beta_tau_o(bn, bo, n, capacity))
-    return _out(tau * (1.0 + bn) / (2.0 * r * (1.0 - bn) * (1.0 + bo)))
+    return as_output(tau * (1.0 + bn) / (2.0 * r * (1.0 - bn) * (1.0 + bo)))
 
 
 def gentle_beta_lower_bound(
@@ -487,7 +472,7 @@ def gentle_beta_lower_bound(
     c = _pos(capacity, "capacity")
     r = _pos(rtt, "rtt")
     val = c * (1.0 + bn) / (nn * r * (1.0 + bo))
-    return _out(val / 2.0 if printed else val)
+    return as_output(val / 2.0 if printed else val)
 
 
 # --------------------------------------------------------------------------------------------
@@ -521,7 +506,7 @@ def severe_alpha_goodput(
     if np.any(tot <= 0):
         raise ValueError("alpha_n + (n-1) alpha must be > 0")
     tau = c / tot
-    return _out(3.0 * an * tau * (tau + 1.0) / (r * (2.0 * ts + 3.0 * (tau + 1.0))))
+    return as_output(3.0 * an * tau * (tau + 1.0) / (r * (2.0 * ts + 3.0 * (tau + 1.0))))
 
 
 def severe_beta_goodput(
@@ -547,7 +532,7 @@ def severe_beta_goodput(
     tau = np.asarray(gentle_beta_tau_o(bn, bo, n, capacity))
     num = tau * (1.0 + bn) * (tau + 1.0)
     den = 2.0 * r * ts * (1.0 - bn) + 2.0 * r * (1.0 - bn) * (1.0 + bo) * (tau + 1.0)
-    return _out(num / den)
+    return as_output(num / den)
 
 
 # --------------------------------------------------------------------------------------------
@@ -589,7 +574,7 @@ def hybrid_tau_o(
     tau = (2.0 * c - restart + ts * an) / (2.0 * (nn - 1) + an)
     if np.any(tau <= ts):
         raise ValueError("tau_O <= tau_s: the greedy flow never restarts (n0 too large)")
-    return _out(tau)
+    return as_output(tau)
 
 
 def hybrid_alpha_goodput(
@@ -615,7 +600,7 @@ def hybrid_alpha_goodput(
     tau = np.asarray(hybrid_tau_o(hi, nn, c, ts, n0=restart))
     g_to = (2.0 / (3.0 * r)) * (restart + hi * (tau - ts) / 2.0) * (1.0 - ts / (tau + 1.0))
     g_gentle = an * c / (r * (nn - 1 + an))
-    return _out(np.where(an > 1.0, g_to, g_gentle))
+    return as_output(np.where(an > 1.0, g_to, g_gentle))
 
 
 def hybrid_gain(
@@ -629,7 +614,7 @@ def hybrid_gain(
     """G_n(alpha_n) / G_n(1) of Sec 4.2.3 (independent of R); < 1 means deviating does not pay."""
     nn = _n(n)
     c = float(_pos(capacity, "capacity"))
-    return _out(np.asarray(hybrid_alpha_goodput(alpha_n, nn, c, 1.0, tau_s, n0=n0)) * nn / c)
+    return as_output(np.asarray(hybrid_alpha_goodput(alpha_n, nn, c, 1.0, tau_s, n0=n0)) * nn / c)
 
 
 def hybrid_best_deviation(
@@ -733,7 +718,7 @@ def bdp_packets_to_mbps(bdp: npt.ArrayLike, rtt: float, packet_bytes: float) -> 
     b = _nonneg(bdp, "bdp")
     r = _pos(rtt, "rtt")
     s = _pos(packet_bytes, "packet_bytes")
-    return _out(b * 8.0 * s / r / 1e6)
+    return as_output(b * 8.0 * s / r / 1e6)
 
 
 def mbps_to_bdp_packets(mbps: npt.ArrayLike, rtt: float, packet_bytes: float) -> FloatOrArray:
@@ -741,7 +726,7 @@ def mbps_to_bdp_packets(mbps: npt.ArrayLike, rtt: float, packet_bytes: float) ->
     m = _nonneg(mbps, "mbps")
     r = _pos(rtt, "rtt")
     s = _pos(packet_bytes, "packet_bytes")
-    return _out(m * 1e6 * r / (8.0 * s))
+    return as_output(m * 1e6 * r / (8.0 * s))
 
 
 # --------------------------------------------------------------------------------------------
@@ -795,7 +780,7 @@ def red_goodput(
         den = base + 3.0 * tt * pp * (1.0 + 32.0 * pp**2) * np.sqrt(pp * (1.0 - b**2) / (2.0 * a))
     else:
         den = pp * r * ts + base
-    return _out(1.0 / den)
+    return as_output(1.0 / den)
 
 
 def f_alpha(
@@ -823,7 +808,7 @@ def f_alpha(
     m = _model(model)
     a = _alpha(alpha, "alpha", positive=True)
     p = _loss(p_a, "p_a")
-    d = _arr(P_a, "P_a")
+    d = as_array(P_a, "P_a")
     r = float(_pos(rtt, "rtt"))
     ts = _tau_s_for(m, tau_s)
     tt = _t0_for(m, t0)
@@ -837,7 +822,7 @@ def f_alpha(
     else:
         extra = (1.5 * p + 112.0 * p**3) * d - p**2 * (1.0 + 32.0 * p**2) / (2.0 * a)
         val = ca * core - ca * (9.0 * tt / (2.0 * r)) * extra
-    return _out(val)
+    return as_output(val)
 
 
 def f_beta(
@@ -867,7 +852,7 @@ def f_beta(
     m = _model(model)
     b = _beta(beta, "beta")
     p = _loss(p_b, "p_b")
-    d = _arr(P_b, "P_b")
+    d = as_array(P_b, "P_b")
     r = float(_pos(rtt, "rtt"))
     ts = _tau_s_for(m, tau_s)
     tt = _t0_for(m, t0)
@@ -882,7 +867,7 @@ def f_beta(
         mid = (3.0 * tt * d / r) * (1.0 + b) * (1.5 * p + 112.0 * p**3)
         last = 3.0 * tt * (p**2 + 32.0 * p**4) * b / (r * (1.0 - b))
         val = cb * (core - mid) + (last if printed else cb * last)
-    return _out(val)
+    return as_output(val)
 
 
 def fig6(
@@ -915,8 +900,8 @@ def first_zero_crossing(x: npt.ArrayLike, f: npt.ArrayLike) -> float:
     Figure 6 reading (Sec 4.3.1): F > 0 for x below the crossing => x_E >= crossing; F > 0
     throughout => alpha_E unbounded / beta_E -> 1. ``x`` must be strictly increasing.
     """
-    xs = _arr(x, "x").ravel()
-    fs = _arr(f, "f").ravel()
+    xs = as_array(x, "x").ravel()
+    fs = as_array(f, "f").ravel()
     if xs.size != fs.size:
         raise ValueError(f"x and f must have equal length, got {xs.size} and {fs.size}")
     if xs.size > 1 and np.any(np.diff(xs) <= 0):
@@ -946,9 +931,11 @@ def red_marginal(
     r = float(_pos(rtt, "rtt"))
     if prm == "alpha":
         a = _alpha(x, "alpha", positive=True)
-        return _out(np.asarray(f_alpha(model, a, p, dp, r, tau_s=tau_s, t0=t0)) * r / (6**0.5 * a))
+        return as_output(
+            np.asarray(f_alpha(model, a, p, dp, r, tau_s=tau_s, t0=t0)) * r / (6**0.5 * a)
+        )
     fb = np.asarray(f_beta(model, x, p, dp, r, tau_s=tau_s, t0=t0))
-    return _out(fb * r / 2**0.5)
+    return as_output(fb * r / 2**0.5)
 
 
 def red_deviation_goodput(
@@ -968,7 +955,7 @@ def red_deviation_goodput(
     both games, correction [12]). alpha game: beta = 0.5; beta game: alpha = 1.
     """
     prm = _parameter(parameter)
-    xd = np.atleast_1d(_arr(x_dev, "x_dev")).ravel()
+    xd = np.atleast_1d(as_array(x_dev, "x_dev")).ravel()
     if prm == "alpha":
         _alpha(x, "alpha", positive=True)
         _alpha(xd, "x_dev", positive=True)
@@ -1023,7 +1010,7 @@ def symmetric_ne(
     refined with brentq (xtol 1e-14 relative). Without one, the result is the upper end (marginal
     > 0 at hi) or the lower end.
     """
-    a, b = float(_arr(lo, "lo")), float(_arr(hi, "hi"))
+    a, b = float(as_array(lo, "lo")), float(as_array(hi, "hi"))
     if not a < b:
         raise ValueError(f"need lo < hi, got lo={lo!r}, hi={hi!r}")
     if points < 2:
@@ -1084,18 +1071,18 @@ def droptail_elasticity(
     if prm == "alpha":
         a = _alpha(x, "alpha", positive=True)
         if m == "gentle":
-            return _out(np.broadcast_to(1.0 - 1.0 / nn, np.broadcast(a, c).shape).copy())
+            return as_output(np.broadcast_to(1.0 - 1.0 / nn, np.broadcast(a, c).shape).copy())
         if m == "hybrid":
             raise ValueError("the Hybrid alpha game has no derivative at alpha_n = 1")
         tau = c / (nn * a)
         br = 1.0 / (tau + 1.0) - 3.0 / (2.0 * ts + 3.0 * tau + 3.0)
-        return _out(1.0 - 1.0 / nn - (tau / nn) * br)
+        return as_output(1.0 - 1.0 / nn - (tau / nn) * br)
     b = _beta(x, "beta")
     if m in ("gentle", "hybrid"):
-        return _out(b / (1.0 - b) * (2.0 / (1.0 + b) - 1.0 / nn) + 0.0 * c)
+        return as_output(b / (1.0 - b) * (2.0 / (1.0 + b) - 1.0 / nn) + 0.0 * c)
     tau = 2.0 * c * (1.0 - b) / nn
     br = 1.0 + tau / (tau + 1.0) - tau * (1.0 + b) / (ts + (1.0 + b) * (tau + 1.0))
-    return _out(b / (1.0 - b) * (2.0 / (1.0 + b) - br / nn))
+    return as_output(b / (1.0 - b) * (2.0 / (1.0 + b) - br / nn))
 
 
 def droptail_symmetric_ne(

@@ -32,6 +32,8 @@ import numpy as np
 import numpy.typing as npt
 from scipy.optimize import brentq, curve_fit
 
+from analysis.models.checks import as_array, as_output
+
 __all__ = [
     "F_A",
     "F_B",
@@ -82,49 +84,32 @@ COR7_P_MAX: float = 0.5
 # --------------------------------------------------------------------------------------------
 
 
-def _arr(x: npt.ArrayLike, name: str) -> npt.NDArray[np.float64]:
-    try:
-        a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be numeric, got {x!r}") from exc
-    if a.size == 0:
-        raise ValueError(f"{name} must not be empty")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be finite, got {x!r}")
-    return a
-
-
 def _check_n(n: npt.ArrayLike, name: str = "n") -> npt.NDArray[np.float64]:
-    a = _arr(n, name)
+    a = as_array(n, name)
     if np.any(a < 1):
         raise ValueError(f"{name} (number of congested gateways) must be >= 1, got {n!r}")
     return a
 
 
 def _check_positive(x: npt.ArrayLike, name: str) -> npt.NDArray[np.float64]:
-    a = _arr(x, name)
+    a = as_array(x, name)
     if np.any(a <= 0):
         raise ValueError(f"{name} must be > 0, got {x!r}")
     return a
 
 
 def _check_prob(p: npt.ArrayLike, name: str = "p") -> npt.NDArray[np.float64]:
-    a = _arr(p, name)
+    a = as_array(p, name)
     if np.any((a < 0) | (a > 1)):
         raise ValueError(f"{name} must lie in [0, 1], got {p!r}")
     return a
 
 
 def _at_least(x: npt.ArrayLike, lo: float, name: str) -> npt.NDArray[np.float64]:
-    a = _arr(x, name)
+    a = as_array(x, name)
     if np.any(a < lo):
         raise ValueError(f"{name} must be >= {lo:g}, got {x!r}")
     return a
-
-
-def _out(x: npt.ArrayLike) -> FloatOrArray:
-    a = np.asarray(x, dtype=float)
-    return float(a) if a.ndim == 0 else a
 
 
 # --------------------------------------------------------------------------------------------
@@ -139,7 +124,7 @@ def claim1_share(n: npt.ArrayLike) -> FloatOrArray:
     ``p = 1 / (1 + sqrt(n))`` (Constant-Rate increase, Reduce-by-Half, RED gateways).
     """
     a = _check_n(n)
-    return _out(1.0 / (1.0 + np.sqrt(a)))
+    return as_output(1.0 / (1.0 + np.sqrt(a)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -161,7 +146,7 @@ def claim2_share(
     a1 = _check_positive(r1, "r1")
     b0 = _check_positive(g0, "g0")
     b1 = _check_positive(g1, "g1")
-    return _out(1.0 / (1.0 + (a0 / a1) * np.sqrt(b1 / b0)))
+    return as_output(1.0 / (1.0 + (a0 / a1) * np.sqrt(b1 / b0)))
 
 
 def cor3_share(rtt_ratio: npt.ArrayLike) -> FloatOrArray:
@@ -170,7 +155,7 @@ def cor3_share(rtt_ratio: npt.ArrayLike) -> FloatOrArray:
     ``p = 1 / (1 + r0/r1)`` with ``rtt_ratio = r0/r1``.
     """
     q = _check_positive(rtt_ratio, "rtt_ratio")
-    return _out(1.0 / (1.0 + q))
+    return as_output(1.0 / (1.0 + q))
 
 
 def cor4_share(r0: npt.ArrayLike = 1.0, r1: npt.ArrayLike = 1.0, a: float = 4.0) -> FloatOrArray:
@@ -198,7 +183,7 @@ def claim5_rhs(rtt_ratio: npt.ArrayLike = 1.0, g_ratio: npt.ArrayLike = 1.0) -> 
     """
     q = _check_positive(rtt_ratio, "rtt_ratio")
     g = _check_positive(g_ratio, "g_ratio")
-    return _out(g / q**2)
+    return as_output(g / q**2)
 
 
 def claim5_share(
@@ -213,7 +198,7 @@ def claim5_share(
     a = _check_n(n)
     q = _check_positive(rtt_ratio, "rtt_ratio")
     g = _check_positive(g_ratio, "g_ratio")
-    return _out(1.0 / (1.0 + np.sqrt(a) * q / np.sqrt(g)))
+    return as_output(1.0 / (1.0 + np.sqrt(a) * q / np.sqrt(g)))
 
 
 def cor6_share(n: npt.ArrayLike) -> FloatOrArray:
@@ -222,7 +207,7 @@ def cor6_share(n: npt.ArrayLike) -> FloatOrArray:
     ``p = 1 / (1 + sqrt(n) * (2n - 1))``.
     """
     a = _check_n(n)
-    return _out(1.0 / (1.0 + np.sqrt(a) * (2.0 * a - 1.0)))
+    return as_output(1.0 / (1.0 + np.sqrt(a) * (2.0 * a - 1.0)))
 
 
 def burst_bias_f(p: npt.ArrayLike, a: float = F_A, b: float = F_B, c: float = F_C) -> FloatOrArray:
@@ -233,7 +218,7 @@ def burst_bias_f(p: npt.ArrayLike, a: float = F_A, b: float = F_B, c: float = F_
     notes it overstates the bias for p >= 1/4.
     """
     x = _check_prob(p)
-    return _out(a + b * np.exp(-c * x))
+    return as_output(a + b * np.exp(-c * x))
 
 
 def cor7_lhs(p: float, n: float, f: Callable[[float], float] = burst_bias_f) -> float:
@@ -337,7 +322,7 @@ def cor7_share(
             for ni, ri in zip(na.ravel(), ra.ravel(), strict=True)
         ]
     ).reshape(na.shape)
-    return _out(res)
+    return as_output(res)
 
 
 def cor7_constant_rate(
@@ -368,7 +353,7 @@ def cor7_increase_by_one(
 
 def jain_index(x: npt.ArrayLike) -> float:
     """Jain's fairness index [JCH84] (Sec 6): ``(sum x_i)^2 / (k * sum x_i^2)`` for k users."""
-    v = _arr(x, "x").ravel()
+    v = as_array(x, "x").ravel()
     if np.any(v < 0):
         raise ValueError(f"x (allocations) must be >= 0, got {x!r}")
     s2 = float(np.sum(v**2))
@@ -384,7 +369,7 @@ def jain_throughput(p: npt.ArrayLike, n: npt.ArrayLike) -> FloatOrArray:
     """
     x = _check_prob(p)
     a = _check_n(n)
-    return _out((x + a * (1 - x)) ** 2 / ((a + 1) * (x**2 + a * (1 - x) ** 2)))
+    return as_output((x + a * (1 - x)) ** 2 / ((a + 1) * (x**2 + a * (1 - x) ** 2)))
 
 
 def jain_gateways(p: npt.ArrayLike, n: npt.ArrayLike) -> FloatOrArray:
@@ -396,7 +381,7 @@ def jain_gateways(p: npt.ArrayLike, n: npt.ArrayLike) -> FloatOrArray:
     """
     x = _check_prob(p)
     a = _check_n(n)
-    return _out(a / ((a + 1) * ((1 - x) ** 2 + a * x**2)))
+    return as_output(a / ((a + 1) * ((1 - x) ** 2 + a * x**2)))
 
 
 def jain_gateways_paper(p: npt.ArrayLike, n: npt.ArrayLike) -> FloatOrArray:
@@ -406,26 +391,26 @@ def jain_gateways_paper(p: npt.ArrayLike, n: npt.ArrayLike) -> FloatOrArray:
     """
     x = _check_prob(p)
     a = _check_n(n)
-    return _out(1.0 / (1 - 2 * x + x**2 + a * x**2))
+    return as_output(1.0 / (1 - 2 * x + x**2 + a * x**2))
 
 
 def jain_gateways_argmax(n: npt.ArrayLike) -> FloatOrArray:
     """Sec 6: maximiser of the throughput x gateways index, ``p = 1/(n + 1)``."""
     a = _check_n(n)
-    return _out(1.0 / (a + 1))
+    return as_output(1.0 / (a + 1))
 
 
 def product_measure(p: npt.ArrayLike, n: npt.ArrayLike) -> FloatOrArray:
     """Sec 6: product measure F2 (variant of network power [BJ81]): ``p (1 - p)^n``."""
     x = _check_prob(p)
     a = _check_n(n)
-    return _out(x * (1 - x) ** a)
+    return as_output(x * (1 - x) ** a)
 
 
 def product_measure_argmax(n: npt.ArrayLike) -> FloatOrArray:
     """Sec 6: ``(1-p)^n - n (1-p)^{n-1} p = 0`` gives the maximiser ``p = 1/(n + 1)``."""
     a = _check_n(n)
-    return _out(1.0 / (a + 1))
+    return as_output(1.0 / (a + 1))
 
 
 # --------------------------------------------------------------------------------------------
@@ -441,7 +426,7 @@ def appa_recovery_time(rtt: npt.ArrayLike, window: npt.ArrayLike) -> FloatOrArra
     """
     r = _check_positive(rtt, "rtt")
     w = _at_least(window, 2.0, "window")
-    return _out(r * np.log2(w / 2))
+    return as_output(r * np.log2(w / 2))
 
 
 def appa_long_recovery_time(r1: npt.ArrayLike, w1: npt.ArrayLike, m: npt.ArrayLike) -> FloatOrArray:
@@ -452,7 +437,7 @@ def appa_long_recovery_time(r1: npt.ArrayLike, w1: npt.ArrayLike, m: npt.ArrayLi
     r = _check_positive(r1, "r1")
     w = _at_least(w1, 2.0, "w1")
     mm = _at_least(m, 1.0, "m")
-    return _out(mm * r * (np.log2(w / 2) + np.log2(mm)))
+    return as_output(mm * r * (np.log2(w / 2) + np.log2(mm)))
 
 
 def appa_recovery_ratio(w1: npt.ArrayLike, m: npt.ArrayLike) -> FloatOrArray:
@@ -460,11 +445,11 @@ def appa_recovery_ratio(w1: npt.ArrayLike, m: npt.ArrayLike) -> FloatOrArray:
 
     Exceeds m for m > 1 ("more than m times longer"); needs ``w1 > 2``.
     """
-    w = _arr(w1, "w1")
+    w = as_array(w1, "w1")
     if np.any(w <= 2):
         raise ValueError(f"w1 must be > 2 for a finite ratio, got {w1!r}")
     mm = _at_least(m, 1.0, "m")
-    return _out(mm * (1.0 + np.log2(mm) / np.log2(w / 2)))
+    return as_output(mm * (1.0 + np.log2(mm) / np.log2(w / 2)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -482,7 +467,7 @@ class ExponentialFit:
     rms: float
 
     def __call__(self, x: npt.ArrayLike) -> FloatOrArray:
-        return _out(self.a + self.b * np.exp(-self.c * np.asarray(x, dtype=float)))
+        return as_output(self.a + self.b * np.exp(-self.c * np.asarray(x, dtype=float)))
 
 
 @dataclass(frozen=True)
@@ -494,12 +479,12 @@ class InverseSqrtFit:
     rms: float
 
     def __call__(self, x: npt.ArrayLike) -> FloatOrArray:
-        return _out(self.a + self.b / np.sqrt(np.asarray(x, dtype=float)))
+        return as_output(self.a + self.b / np.sqrt(np.asarray(x, dtype=float)))
 
 
 def _xy(x: npt.ArrayLike, y: npt.ArrayLike, k: int) -> tuple[np.ndarray, np.ndarray]:
-    xa = _arr(x, "x").ravel()
-    ya = _arr(y, "y").ravel()
+    xa = as_array(x, "x").ravel()
+    ya = as_array(y, "y").ravel()
     if xa.size != ya.size:
         raise ValueError(f"x and y must have the same length, got {xa.size} and {ya.size}")
     if xa.size < k:

@@ -72,7 +72,7 @@ import numpy.typing as npt
 from scipy.ndimage import label
 from scipy.optimize import brentq, root
 
-from analysis.models.checks import finite, nonneg, positive
+from analysis.models.checks import as_array, as_output, finite, nonneg, positive
 
 __all__ = [
     "PACKET_BYTES",
@@ -152,29 +152,12 @@ MAX_SOLUTIONS_PER_SET: int = 32
 # --------------------------------------------------------------------------------------------
 
 
-def _arr(x: npt.ArrayLike, name: str) -> npt.NDArray[np.float64]:
-    try:
-        a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be numeric, got {x!r}") from exc
-    if a.size == 0:
-        raise ValueError(f"{name} must not be empty")
-    if np.any(np.isnan(a)):
-        raise ValueError(f"{name} must not be NaN, got {x!r}")
-    return a
-
-
 def _count(n: object, name: str) -> int:
     if isinstance(n, bool) or not isinstance(n, numbers.Real):
         raise ValueError(f"{name} must be an integer >= 1, got {n!r}")
     if not math.isfinite(float(n)) or float(n) != int(n) or int(n) < 1:
         raise ValueError(f"{name} must be an integer >= 1, got {n!r}")
     return int(n)
-
-
-def _out(x: npt.ArrayLike) -> FloatOrArray:
-    a = np.asarray(x, dtype=float)
-    return float(a) if a.ndim == 0 else a
 
 
 # --------------------------------------------------------------------------------------------
@@ -185,13 +168,13 @@ def _out(x: npt.ArrayLike) -> FloatOrArray:
 def pkts_to_mbps(rate: npt.ArrayLike, packet_bytes: float = PACKET_BYTES) -> FloatOrArray:
     """Rate in packets/s to Mbps (10^6 bit/s) with ``packet_bytes``-byte packets."""
     pb = positive(packet_bytes, "packet_bytes")
-    return _out(_arr(rate, "rate") * pb * 8.0 / 1e6)
+    return as_output(as_array(rate, "rate", allow_inf=True) * pb * 8.0 / 1e6)
 
 
 def mbps_to_pkts(mbps: npt.ArrayLike, packet_bytes: float = PACKET_BYTES) -> FloatOrArray:
     """Rate in Mbps to packets/s (100 Mbps = 8333.3 pkts/s with 1500-byte packets, Sec 5.1)."""
     pb = positive(packet_bytes, "packet_bytes")
-    return _out(_arr(mbps, "mbps") * 1e6 / (8.0 * pb))
+    return as_output(as_array(mbps, "mbps", allow_inf=True) * 1e6 / (8.0 * pb))
 
 
 # --------------------------------------------------------------------------------------------
@@ -204,13 +187,13 @@ def reno_loss_probability(rate: npt.ArrayLike, rtt: npt.ArrayLike) -> FloatOrArr
 
     This is also Reno's marginal utility U'(x) of eq. (6), see :func:`reno_marginal_utility`.
     """
-    x = _arr(rate, "rate")
-    t = _arr(rtt, "rtt")
+    x = as_array(rate, "rate", allow_inf=True)
+    t = as_array(rtt, "rtt", allow_inf=True)
     if np.any(x < 0):
         raise ValueError(f"rate must be >= 0, got {rate!r}")
     if np.any(t <= 0):
         raise ValueError(f"rtt must be > 0, got {rtt!r}")
-    return _out(2.0 / (2.0 + (x * t) ** 2))
+    return as_output(2.0 / (2.0 + (x * t) ** 2))
 
 
 def reno_rate(q: npt.ArrayLike, rtt: npt.ArrayLike) -> FloatOrArray:
@@ -219,13 +202,13 @@ def reno_rate(q: npt.ArrayLike, rtt: npt.ArrayLike) -> FloatOrArray:
     ``q`` is the end-to-end loss probability of eq. (1); q = 0 gives an infinite rate, q >= 1
     (possible with the additive eq. (1)) gives 0.
     """
-    qq = _arr(q, "q")
-    t = _arr(rtt, "rtt")
+    qq = as_array(q, "q", allow_inf=True)
+    t = as_array(rtt, "rtt", allow_inf=True)
     if np.any(qq < 0):
         raise ValueError(f"q (loss probability) must be >= 0, got {q!r}")
     if np.any(t <= 0):
         raise ValueError(f"rtt must be > 0, got {rtt!r}")
-    return _out(_reno_rate(qq, t))
+    return as_output(_reno_rate(qq, t))
 
 
 def _reno_rate(q: npt.NDArray[np.float64], t: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -237,11 +220,11 @@ def _reno_rate(q: npt.NDArray[np.float64], t: npt.NDArray[np.float64]) -> npt.ND
 
 def reno_utility(rate: npt.ArrayLike, rtt: npt.ArrayLike) -> FloatOrArray:
     """Eq. (6): Reno utility U(x) = (sqrt 2 / T) arctan(x T / sqrt 2)."""
-    x = _arr(rate, "rate")
-    t = _arr(rtt, "rtt")
+    x = as_array(rate, "rate", allow_inf=True)
+    t = as_array(rtt, "rtt", allow_inf=True)
     if np.any(t <= 0):
         raise ValueError(f"rtt must be > 0, got {rtt!r}")
-    return _out(math.sqrt(2.0) / t * np.arctan(x * t / math.sqrt(2.0)))
+    return as_output(math.sqrt(2.0) / t * np.arctan(x * t / math.sqrt(2.0)))
 
 
 def reno_marginal_utility(rate: npt.ArrayLike, rtt: npt.ArrayLike) -> FloatOrArray:
@@ -251,32 +234,32 @@ def reno_marginal_utility(rate: npt.ArrayLike, rtt: npt.ArrayLike) -> FloatOrArr
 
 def vegas_rate(alpha: npt.ArrayLike, q: npt.ArrayLike) -> FloatOrArray:
     """Eq. (7): Vegas/FAST rate x = alpha / q (alpha in packets, q queueing delay in s)."""
-    a = _arr(alpha, "alpha")
-    qq = _arr(q, "q")
+    a = as_array(alpha, "alpha", allow_inf=True)
+    qq = as_array(q, "q", allow_inf=True)
     if np.any(a <= 0):
         raise ValueError(f"alpha must be > 0, got {alpha!r}")
     if np.any(qq < 0):
         raise ValueError(f"q (queueing delay) must be >= 0, got {q!r}")
     with np.errstate(divide="ignore"):
-        return _out(a / qq)
+        return as_output(a / qq)
 
 
 def vegas_utility(rate: npt.ArrayLike, alpha: npt.ArrayLike) -> FloatOrArray:
     """Eq. (9): Vegas/FAST utility U(x) = alpha log x."""
-    x = _arr(rate, "rate")
-    a = _arr(alpha, "alpha")
+    x = as_array(rate, "rate", allow_inf=True)
+    a = as_array(alpha, "alpha", allow_inf=True)
     if np.any(x <= 0):
         raise ValueError(f"rate must be > 0, got {rate!r}")
-    return _out(a * np.log(x))
+    return as_output(a * np.log(x))
 
 
 def vegas_marginal_utility(rate: npt.ArrayLike, alpha: npt.ArrayLike) -> FloatOrArray:
     """Derivative of eq. (9): U'(x) = alpha / x."""
-    x = _arr(rate, "rate")
-    a = _arr(alpha, "alpha")
+    x = as_array(rate, "rate", allow_inf=True)
+    a = as_array(alpha, "alpha", allow_inf=True)
     if np.any(x <= 0):
         raise ValueError(f"rate must be > 0, got {rate!r}")
-    return _out(a / x)
+    return as_output(a / x)
 
 
 # --------------------------------------------------------------------------------------------
@@ -305,8 +288,8 @@ def red_marking_probability(
     p = 0 for b <= b_min, (1/K) (b - b_min) / (b_max - b_min) for b_min < b < b_max, 1/K above.
     """
     lo, hi, kk = _check_red(b_min, b_max, k)
-    b = _arr(queue, "queue")
-    return _out(np.clip((b - lo) / (hi - lo), 0.0, 1.0) / kk)
+    b = as_array(queue, "queue", allow_inf=True)
+    return as_output(np.clip((b - lo) / (hi - lo), 0.0, 1.0) / kk)
 
 
 def red_price(
@@ -318,7 +301,7 @@ def red_price(
     p^f <= b_min/c, (1/K)(p^f c - b_min)/(b_max - b_min) in between and 1/K for p^f >= b_max/c.
     """
     c = positive(capacity, "capacity")
-    d = _arr(delay, "delay")
+    d = as_array(delay, "delay", allow_inf=True)
     return red_marking_probability(d * c, b_min, b_max, k)
 
 
@@ -711,7 +694,7 @@ def _equilibrium(model: _Model, delay: npt.NDArray[np.float64]) -> Equilibrium:
 
 def equilibrium_at(network: Network, delay: npt.ArrayLike) -> Equilibrium:
     """Evaluate eqs (1)-(4), (7) and (17) at link queueing delays ``delay`` (p^f, s, length L)."""
-    d = _arr(delay, "delay").ravel()
+    d = as_array(delay, "delay", allow_inf=True).ravel()
     if d.size != len(network.links):
         raise ValueError(f"delay needs {len(network.links)} entries (one per link), got {d.size}")
     if np.any(d < 0) or not np.all(np.isfinite(d)):
@@ -1253,7 +1236,7 @@ def prop2_vegas_rates(network: Network, vegas_capacity: npt.ArrayLike) -> npt.ND
     Solved as the unique equilibrium of a Vegas-only network with capacities c^f and delay-only
     prices (the single-protocol case of Sec 2.2). Returns one rate per Vegas group, in order.
     """
-    cap = _arr(vegas_capacity, "vegas_capacity").ravel()
+    cap = as_array(vegas_capacity, "vegas_capacity", allow_inf=True).ravel()
     if cap.size != len(network.links):
         raise ValueError(f"vegas_capacity needs {len(network.links)} entries, got {cap.size}")
     sub, _, _ = _sub_network(network, False, cap, network.propagation_rtt)
@@ -1268,10 +1251,10 @@ def prop2_reno_rates(
     ``reno_capacity`` is c - c^f per link; ``rtt`` the T_i of eq. (6) per group (length = number
     of groups, Vegas entries ignored; default: propagation RTTs). Returns one rate per Reno group.
     """
-    cap = _arr(reno_capacity, "reno_capacity").ravel()
+    cap = as_array(reno_capacity, "reno_capacity", allow_inf=True).ravel()
     if cap.size != len(network.links):
         raise ValueError(f"reno_capacity needs {len(network.links)} entries, got {cap.size}")
-    t = network.propagation_rtt if rtt is None else _arr(rtt, "rtt").ravel()
+    t = network.propagation_rtt if rtt is None else as_array(rtt, "rtt", allow_inf=True).ravel()
     if t.size != len(network.flows):
         raise ValueError(f"rtt needs {len(network.flows)} entries (one per group), got {t.size}")
     sub, _, _ = _sub_network(network, True, cap, t)
@@ -1288,7 +1271,7 @@ def prop3_alpha(network: Network, target_rates: npt.ArrayLike) -> npt.NDArray[np
     if network.reno_rtt_includes_queueing:
         raise ValueError("Prop 3 needs a constant Reno RTT: set reno_rtt_includes_queueing=False")
     vegas = np.flatnonzero(~network.is_reno)
-    x = _arr(target_rates, "target_rates").ravel()
+    x = as_array(target_rates, "target_rates", allow_inf=True).ravel()
     if x.size != vegas.size:
         raise ValueError(f"target_rates needs {vegas.size} entries (one per Vegas group)")
     if np.any(x <= 0) or not np.all(np.isfinite(x)):
@@ -1412,7 +1395,7 @@ def _branch_curve(nets: Sequence[Network], active: tuple[int, ...], pb: float) -
 
 
 def _fig1_sweep(parameter: str, values: npt.ArrayLike, nets: list[Network], pb: float) -> Fig1Sweep:
-    v = _arr(values, parameter).ravel()
+    v = as_array(values, parameter, allow_inf=True).ravel()
     return Fig1Sweep(
         parameter,
         v,
@@ -1431,7 +1414,7 @@ def fig9_curves(
     ``.reno_first.utilisation[:, 0]`` for the link-1 curve.
     """
     s = setup or Fig1Setup()
-    ks = _arr(k2_values, "k2_values").ravel()
+    ks = as_array(k2_values, "k2_values", allow_inf=True).ravel()
     return _fig1_sweep("k2", ks, [s.network(k1, float(k)) for k in ks], s.packet_bytes)
 
 
@@ -1441,7 +1424,7 @@ def fig10_curves(
     """Figure 10 (Experiment 4): aggregate Reno throughput and link-2 utilisation vs K1 (links 1
     and 3 together), K2 = 100 (STATED). Use ``.reno_first.utilisation[:, 1]`` for link 2."""
     s = setup or Fig1Setup()
-    ks = _arr(k1_values, "k1_values").ravel()
+    ks = as_array(k1_values, "k1_values", allow_inf=True).ravel()
     return _fig1_sweep("k1", ks, [s.network(float(k), k2) for k in ks], s.packet_bytes)
 
 
@@ -1524,7 +1507,7 @@ def _fig12_equilibria(
     alpha2_values: npt.ArrayLike, setup: Fig12Setup | None
 ) -> tuple[npt.NDArray[np.float64], list[Network], list[list[Equilibrium]]]:
     s = setup or Fig12Setup()
-    a2 = _arr(alpha2_values, "alpha2_values").ravel()
+    a2 = as_array(alpha2_values, "alpha2_values", allow_inf=True).ravel()
     nets = [s.network(float(a)) for a in a2]
     return a2, nets, [find_equilibria(n) for n in nets]
 
