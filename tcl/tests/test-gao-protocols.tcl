@@ -17,28 +17,6 @@ source [file join [file dirname [info script]] testlib.tcl]
 
 # --- helpers -----------------------------------------------------------------------------
 
-proc dumbbell {seed qclass limit bw} {
-    set ns [ccr::sim_new $seed]
-    set a [$ns node]; set b [$ns node]; set c [$ns node]
-    ccr::duplex $a $b 100Mb 1ms DropTail 10000
-    ccr::simplex $b $c $bw 1ms $qclass $limit
-    ccr::simplex $c $b $bw 1ms DropTail 10000
-    return [list $ns $a $b $c]
-}
-
-proc udp_flow {a c fid rate {size 1000}} {
-    set ns $::ccr::ns_
-    set u [new Agent/UDP]; $u set fid_ $fid; $u set packetSize_ $size
-    set s [new Agent/LossMonitor]
-    $ns attach-agent $a $u; $ns attach-agent $c $s; $ns connect $u $s
-    set cbr [new Application/Traffic/CBR]
-    $cbr attach-agent $u
-    $cbr set packetSize_ $size
-    $cbr set rate_ $rate
-    $cbr set random_ 1
-    return [list $cbr $s]
-}
-
 # The reference model. Replays a queue trace; returns a dict of counters:
 #   mismatch (events where ns and the model disagree; first few in 'why'),
 #   regime counts: above_H (all must be DROP), band_max / band_other (P1: MAX flow vs

@@ -4,27 +4,6 @@
 # counted in packets (catalog 2.3).
 source [file join [file dirname [info script]] testlib.tcl]
 
-# An ECN-capable constant-rate source: a TCP sender used only as a packetizer (no
-# ACKs ever come back, the window never limits it) driven by a CBR application, so its
-# packets carry ECT and leave at exactly the CBR times. Returns the CBR.
-proc ect_cbr {src dst fid interval start} {
-    set ns $::ccr::ns_
-    set tcp [new Agent/TCP]
-    ccr::set_knobs $tcp {ecn_ 1 syn_ false delay_growth_ false windowInit_ 100000
-        window_ 100000 packetSize_ 1000 rtxcur_init_ 100 maxrto_ 100}
-    $tcp set fid_ $fid
-    set null [new Agent/Null]
-    $ns attach-agent $src $tcp
-    $ns attach-agent $dst $null
-    $ns connect $tcp $null
-    set cbr [new Application/Traffic/CBR]
-    $cbr attach-agent $tcp
-    $cbr set packetSize_ 1000
-    $cbr set interval_ $interval
-    $ns at $start "$cbr start"
-    return $cbr
-}
-
 # A UDP constant-rate source (not ECN-capable).
 proc udp_cbr {src dst fid interval start {maxpkts 268435456}} {
     set ns $::ccr::ns_

@@ -6,27 +6,6 @@
 # with b_min = thresh_, b_max = maxthresh_, K = linterm_. Both off: stock RED.
 source [file join [file dirname [info script]] testlib.tcl]
 
-# An ECN-capable constant-rate source (as in test-ored.tcl): a TCP sender used only as a
-# packetizer (no ACK ever returns, the window never limits it) driven by a CBR
-# application, so its packets carry ECT and leave at exactly the CBR times.
-proc ect_cbr {src dst fid interval start} {
-    set ns $::ccr::ns_
-    set tcp [new Agent/TCP]
-    ccr::set_knobs $tcp {ecn_ 1 syn_ false delay_growth_ false windowInit_ 100000
-        window_ 100000 packetSize_ 1000 rtxcur_init_ 100 maxrto_ 100}
-    $tcp set fid_ $fid
-    set null [new Agent/Null]
-    $ns attach-agent $src $tcp
-    $ns attach-agent $dst $null
-    $ns connect $tcp $null
-    set cbr [new Application/Traffic/CBR]
-    $cbr attach-agent $tcp
-    $cbr set packetSize_ 1000
-    $cbr set interval_ $interval
-    $ns at $start "$cbr start"
-    return $cbr
-}
-
 # Fixed-queue scenario: a 100 Mb/s RED bottleneck (1040-byte packets, T = 83.2 us) is
 # filled by a burst of K packets just before t = 0.1 s, then two ECN-capable streams at
 # half the link rate each, interleaved T apart, keep every arrival finding the same

@@ -48,3 +48,105 @@ proc t::done {} {
     puts "[file tail [info script]]: $::t::passed passed, $::t::failed failed"
     exit [expr {$::t::failed > 0 || $::t::passed == 0}]
 }
+
+# --- scenario helpers shared by the tests of the queue classes -------------------------
+
+# Three nodes: sources a -> b -> c sinks; the queue under test on b -> c.
+proc dumbbell {seed qclass limit bw} {
+    set ns [ccr::sim_new $seed]
+    set a [$ns node]; set b [$ns node]; set c [$ns node]
+    ccr::duplex $a $b 100Mb 1ms DropTail 10000
+    ccr::simplex $b $c $bw 1ms $qclass $limit
+    ccr::simplex $c $b $bw 1ms DropTail 10000
+    return [list $ns $a $b $c]
+}
+
+# A CBR/UDP flow a -> c into a LossMonitor; returns {cbr sink}.
+proc udp_flow {a c fid rate {size 1000}} {
+    set ns $::ccr::ns_
+    set u [new Agent/UDP]; $u set fid_ $fid; $u set packetSize_ $size
+    set s [new Agent/LossMonitor]
+    $ns attach-agent $a $u; $ns attach-agent $c $s; $ns connect $u $s
+    set cbr [new Application/Traffic/CBR]
+    $cbr attach-agent $u
+    $cbr set packetSize_ $size
+    $cbr set rate_ $rate
+    $cbr set random_ 1
+    return [list $cbr $s]
+}
+
+# Read a queue trace; rebuild the queue and group every drop with the arrival it follows.
+# Returns a dict: arrivals, stray (drops not right after an arrival), events (one per
+# arrival: {fid q n_same ok nvictims p_dropped}, q and n_same = packets waiting and those
+# of the arrival's flow as it arrived; ok = every other packet dropped with it was waiting
+# and of its flow), drops_by_fid.
+proc analyse_trace {file} {
+    set fh [open $file]
+    set queued [dict create]      ;# uid -> fid, packets waiting (not in transmission)
+    array set nf {}               ;# fid -> packets of that flow waiting
+    set events {}
+    set stray 0
+    set arrivals 0
+    array set dropsf {}
+    set cur {}                    ;# the open arrival: {uid fid q n_same ok nvictims p_dropped}
+    while {[gets $fh line] >= 0} {
+        lassign $line ev t from to type size flags fid src dst seq uid
+        if {$ev ne "d" && [llength $cur] > 0} { lappend events [lrange $cur 1 end]; set cur {} }
+        switch -- $ev {
+            + {
+                incr arrivals
+                set nsame [expr {[info exists nf($fid)] ? $nf($fid) : 0}]
+                set cur [list $uid $fid [dict size $queued] $nsame 1 0 0]
+                dict set queued $uid $fid
+                incr nf($fid)
+            }
+            d {
+                if {[llength $cur] == 0} {
+                    incr stray
+                } elseif {$uid == [lindex $cur 0]} {
+                    lset cur 6 [expr {[lindex $cur 6] + 1}]
+                } else {
+                    lset cur 5 [expr {[lindex $cur 5] + 1}]
+                    if {$fid != [lindex $cur 1] || ![dict exists $queued $uid]} { lset cur 4 0 }
+                }
+                if {[dict exists $queued $uid]} { dict unset queued $uid; incr nf($fid) -1 }
+                incr dropsf($fid)
+            }
+            - {
+                if {[dict exists $queued $uid]} { dict unset queued $uid; incr nf($fid) -1 }
+            }
+        }
+    }
+    if {[llength $cur] > 0} { lappend events [lrange $cur 1 end] }
+    close $fh
+    return [dict create arrivals $arrivals stray $stray events $events drops_by_fid [array get dropsf]]
+}
+
+# ln C(n, k)
+proc lnchoose {n k} {
+    if {$k < 0 || $k > $n} { return -inf }
+    set s 0.0
+    for {set i 0} {$i < $k} {incr i} { set s [expr {$s + log(double($n - $i) / ($k - $i))}] }
+    return $s
+}
+
+# An ECN-capable constant-rate source: a TCP sender used only as a packetizer (no
+# ACKs ever come back, the window never limits it) driven by a CBR application, so its
+# packets carry ECT and leave at exactly the CBR times. Returns the CBR.
+proc ect_cbr {src dst fid interval start} {
+    set ns $::ccr::ns_
+    set tcp [new Agent/TCP]
+    ccr::set_knobs $tcp {ecn_ 1 syn_ false delay_growth_ false windowInit_ 100000
+        window_ 100000 packetSize_ 1000 rtxcur_init_ 100 maxrto_ 100}
+    $tcp set fid_ $fid
+    set null [new Agent/Null]
+    $ns attach-agent $src $tcp
+    $ns attach-agent $dst $null
+    $ns connect $tcp $null
+    set cbr [new Application/Traffic/CBR]
+    $cbr attach-agent $tcp
+    $cbr set packetSize_ 1000
+    $cbr set interval_ $interval
+    $ns at $start "$cbr start"
+    return $cbr
+}
