@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -22,3 +23,32 @@ def ns_binary() -> Path:
     if not ns.is_file():
         pytest.fail(f"{ns} not built: run 'make ns' (or snakemake build_ns) first")
     return ns
+
+
+# what a copy of the project needs to run the workflow (build/ is linked, not copied)
+PROJECT_FILES = [
+    "Snakefile",
+    "rules",
+    "config",
+    "tcl",
+    "analysis",
+    "scripts",
+    "ns2-patches",
+    "profiles",
+]
+
+
+@pytest.fixture()
+def project_copy(root: Path, tmp_path: Path, ns_binary: Path) -> Path:
+    """A copy of the project in a scratch folder sharing build/ (the patched ns), for
+    workflow tests that interrupt, delete and rerun."""
+    w = tmp_path / "w"
+    w.mkdir()
+    for name in PROJECT_FILES:
+        src = root / name
+        if src.is_dir():
+            shutil.copytree(src, w / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(src, w / name)
+    (w / "build").symlink_to(root / "build")
+    return w

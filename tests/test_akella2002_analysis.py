@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -398,7 +397,6 @@ def test_hybrid_numbers_convert_by_hand() -> None:
 # the workflow: checkpointed iterations are kept and resumed
 # ---------------------------------------------------------------------------------------------
 
-COPY = ["Snakefile", "rules", "config", "tcl", "analysis", "scripts", "ns2-patches", "profiles"]
 SEARCH = "results/akella2002/search/smoke/sack_droptail_joint"
 
 
@@ -417,19 +415,11 @@ def _jobs(p: subprocess.CompletedProcess, rule: str) -> int:
     return 0
 
 
-def test_search_iterations_resume(root: Path, tmp_path: Path, ns_binary: Path) -> None:
+def test_search_iterations_resume(project_copy: Path) -> None:
     """The joint search (smoke: an alpha sweep, then a beta sweep) as two checkpoint jobs:
     a finished search plans nothing; with its second iteration gone only that iteration and
     the summary are redone, the first iteration and every run untouched."""
-    w = tmp_path / "w"
-    w.mkdir()
-    for name in COPY:
-        src = root / name
-        if src.is_dir():
-            shutil.copytree(src, w / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(src, w / name)
-    (w / "build").symlink_to(root / "build")
+    w = project_copy
     first = _smk(w)
     assert first.returncode == 0, first.stderr[-3000:]
     it1, it2 = w / SEARCH / "iter1.json", w / SEARCH / "iter2.json"

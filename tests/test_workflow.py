@@ -5,7 +5,6 @@ through a link), so the real results/ are not touched.
 """
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -14,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-COPY = ["Snakefile", "rules", "config", "tcl", "analysis", "scripts", "ns2-patches", "profiles"]
 RUNS = ["n1_s1", "n10_s1"]
 
 
@@ -47,17 +45,8 @@ def _snakemake(
 
 
 @pytest.fixture()
-def work(root: Path, tmp_path: Path, ns_binary: Path) -> Path:
-    w = tmp_path / "w"
-    w.mkdir()
-    for name in COPY:
-        src = root / name
-        if src.is_dir():
-            shutil.copytree(src, w / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(src, w / name)
-    (w / "build").symlink_to(root / "build")
-    return w
+def work(project_copy: Path) -> Path:
+    return project_copy
 
 
 def _planned_sims(w: Path) -> int:
