@@ -41,10 +41,16 @@ SCENARIOS = {
     "table3": {"short": "short_first", "long": "long_first"},
     "exp2": {"short": "fast_first", "long": "reno_first"},
     "ext1": {"short": "fast_first", "long": "reno_first"},
+    "ext2": {"short": "fast_first", "long": "reno_first"},
     "fig09": {"short": "vegas_first", "long": "reno_first", "all": "together"},
     "fig10": {"short": "vegas_first", "long": "reno_first", "all": "together"},
 }
 TABLE = {"exp1": "table1", "table2": "table2", "table3": "table3", "exp2": "table4"}
+#: Beyond the paper: Experiment 1 variants, shown as tables next to Table 1.
+EXTENSIONS = {
+    "ext1": "400-packet link-2 buffer",
+    "ext2": "FAST on TCP-Linux's SACK recovery",
+}
 EWMA_TAU = 1.0  # s, time constant of the plotted queue average (catalog T10)
 
 
@@ -228,7 +234,7 @@ def analyse(experiment: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, di
         numbers["fig10.reno_first.link2_util_at_k1_5000"] = float(u.mean()) if len(u) else np.nan
     elif experiment == "fig11":
         numbers["fig11.duration"] = float(p0["duration"])
-    elif experiment not in ("fig12", "ext1"):
+    elif experiment != "fig12" and experiment not in EXTENSIONS:
         raise ValueError(f"unknown Tang experiment '{experiment}'")
     return w, numbers
 
@@ -419,10 +425,12 @@ def claims(
             if tcp == "fast":
                 holds = ok
             parts.append(f"{tcp}: D = {d:.2f} ({txt}; {stxt})")
-        if "ext1" in tidy:
-            for tcp in sorted(tidy["ext1"]["short_tcp"].unique()):
-                d, txt = order_distance(tidy["ext1"], tcp)
-                parts.append(f"extension, 400-packet link-2 buffer, {tcp}: D = {d:.2f} ({txt})")
+        for ext, what in EXTENSIONS.items():
+            if ext not in tidy:
+                continue
+            for tcp in sorted(tidy[ext]["short_tcp"].unique()):
+                d, txt = order_distance(tidy[ext], tcp)
+                parts.append(f"extension, {what}, {tcp}: D = {d:.2f} ({txt})")
         out["table1.two_equilibria"] = (
             holds,
             f"FAST runs: order distance D = sum |FAST-first - Reno-first| / mean total >= "

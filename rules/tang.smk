@@ -21,6 +21,7 @@ TANG_TABLE_SOURCE = {
     "table3": "table3",
     "table4": "exp2",
     "ext1": "ext1",
+    "ext2": "ext2",
 }
 TANG_ANALYSIS = ["analysis/tang.py", "analysis/models/tang.py", "analysis/nsio.py", "analysis/numbers.py"]
 TANG_PLOT = ["analysis/plots/tang.py", "analysis/plots/common.py"]

@@ -55,6 +55,7 @@ TABLE_EXPERIMENT = {
     "table3": "table3",
     "table4": "exp2",
     "ext1": "ext1",
+    "ext2": "ext2",
 }
 TABLE_CAPTIONS = {
     "table1": "Table 1: Experiment 1, aggregate path throughput (Mbps, mean $\\pm$ s.d. over "
@@ -64,6 +65,8 @@ TABLE_CAPTIONS = {
     "table4": "Table 4: Experiment 2, the linear network.",
     "ext1": "Extension: Experiment 1 with a 400-packet link-2 buffer (paper column: Table 1, "
     "150 packets).",
+    "ext2": "Extension: Experiment 1 with FAST on TCP-Linux's SACK loss recovery (patch 0026; "
+    "Table 1 uses ns-2's Reno recovery).",
 }
 ORDER_STYLE = {"short": ("tab:blue", "o"), "long": ("tab:red", "s"), "all": ("tab:green", "^")}
 
@@ -238,7 +241,7 @@ def table_tex(table: str, w: pd.DataFrame, pub: dict[str, Published]) -> str:
     st["order"] = st["first"].map({"short": 0, "long": 1, "all": 2})
     for _, r in st.sort_values(["short_tcp", "order", "idx"]).iterrows():
         scen = names[r["first"]]
-        if exp in ("exp1", "exp2", "ext1"):
+        if exp in ("exp1", "exp2") or exp in tang.EXTENSIONS:
             proto = "reno" if r["protocol"] in ("reno", "sack") else "fast"
             path = f"path{r['idx']}_{proto}"
         else:
@@ -250,7 +253,7 @@ def table_tex(table: str, w: pd.DataFrame, pub: dict[str, Published]) -> str:
                 pm, ps = (float(pub[f"{base}.{k}"].published) for k in ("mean", "sd"))
                 p = f"{pm:.1f} $\\pm$ {ps:.1f}"
         sd = "--" if np.isnan(r["sd"]) else f"{r['sd']:.1f}"
-        tcp = r["short_tcp"] if exp in ("exp1", "exp2", "ext1") else "--"
+        tcp = r["short_tcp"] if exp in ("exp1", "exp2") or exp in tang.EXTENSIONS else "--"
         lines.append(
             f"{tex_escape(str(tcp))} & {tex_escape(scen)} & "
             f"{r['idx']} ({tex_escape(str(r['protocol']))}) & "

@@ -153,7 +153,11 @@ proc ccr::drr_distinct {buckets nodes} {
 #   vegas : Agent/TCP/Vegas (v_alpha_/v_beta_ may be fractional and v_ignore_ecn_
 #           makes it ECN-capable but deaf to marks: patch 0023)
 #   fast  : Agent/TCP/Fast (patch 0024), FAST TCP (fast_alpha_, fast_gamma_,
-#           fast_period_, fast_halve_)
+#           fast_period_, fast_halve_) on ns-2's Reno loss recovery
+#   fast_sack : the same FAST window rule as TCP-Linux congestion module "fast"
+#           (patch 0026) on Agent/TCP/Linux, i.e. on TCP-Linux's SACK loss recovery
+#           (the recovery of the Linux hosts FAST was measured on); the same knobs,
+#           see ccr::tcp_flow
 proc ccr::tcp_classes {variant} {
     switch -- $variant {
         tahoe   { return {Agent/TCP Agent/TCPSink} }
@@ -163,12 +167,15 @@ proc ccr::tcp_classes {variant} {
         gaimd   { return {Agent/TCP/Generalized Agent/TCPSink} }
         vegas   { return {Agent/TCP/Vegas Agent/TCPSink} }
         fast    { return {Agent/TCP/Fast Agent/TCPSink} }
-        default { ccr::_fail "unknown TCP variant '$variant' (tahoe, reno, newreno, sack, gaimd, vegas, fast)" }
+        fast_sack { return {Agent/TCP/Linux Agent/TCPSink/Sack1} }
+        default { ccr::_fail "unknown TCP variant '$variant' (tahoe, reno, newreno, sack, gaimd, vegas, fast, fast_sack)" }
     }
 }
 
 # ccr::tcp_flow SRC DST VARIANT FID KNOBS -- an FTP over TCP from node SRC to node DST
 # with flow id FID; KNOBS are sender bound variables (window_, packetSize_, ...).
+# For fast_sack the FAST knobs of Agent/TCP/Fast (fast_alpha_, fast_gamma_, fast_halve_,
+# fast_period_) become the module's parameters (ccr::fast_module_params).
 # Returns {tcp sink ftp}.
 proc ccr::tcp_flow {src dst variant fid knobs} {
     set ns $::ccr::ns_
@@ -176,6 +183,9 @@ proc ccr::tcp_flow {src dst variant fid knobs} {
     set tcp [new $tcls]
     set sink [new $scls]
     $tcp set fid_ $fid
+    if {$variant eq "fast_sack"} {
+        set knobs [ccr::fast_module_params $tcp $knobs]
+    }
     ccr::set_knobs $tcp $knobs
     $ns attach-agent $src $tcp
     $ns attach-agent $dst $sink
@@ -183,4 +193,44 @@ proc ccr::tcp_flow {src dst variant fid knobs} {
     set ftp [new Application/FTP]
     $ftp attach-agent $tcp
     return [list $tcp $sink $ftp]
+}
+
+# ccr::fast_module_params TCP KNOBS -- select TCP-Linux's "fast" module (patch 0026) for the
+# Agent/TCP/Linux TCP and set its per-flow parameters from the Agent/TCP/Fast knobs in
+# KNOBS; returns the other knobs. The module takes integers: alpha in whole packets,
+# gamma in thousandths, halve 0/1; it updates once per RTT (fast_period_ must be 0) and
+# its RTT is the mean of the last RTT's samples (fast_rtt_weight_ is not supported).
+# TCP-Linux prints every such command on stdout; a bad value is an error here.
+proc ccr::fast_module_params {tcp knobs} {
+    array set fast {fast_alpha_ 50 fast_gamma_ 0.5 fast_halve_ true fast_period_ 0}
+    set rest {}
+    foreach {k v} $knobs {
+        if {[string match fast_* $k]} {
+            if {![info exists fast($k)]} {
+                ccr::_fail "fast_sack: knob $k is not supported (fast_alpha_, fast_gamma_, fast_halve_, fast_period_ 0)"
+            }
+            set fast($k) $v
+        } else {
+            lappend rest $k $v
+        }
+    }
+    set a $fast(fast_alpha_)
+    if {![string is double -strict $a] || $a < 1 || $a != round($a)} {
+        ccr::_fail "fast_sack: fast_alpha_ must be a whole number of packets >= 1 (TCP-Linux module parameters are integers), got '$a'"
+    }
+    set g $fast(fast_gamma_)
+    if {![string is double -strict $g] || $g <= 0 || $g > 1 || abs($g * 1000 - round($g * 1000)) > 1e-9} {
+        ccr::_fail "fast_sack: fast_gamma_ must lie in (0, 1] in steps of 0.001, got '$g'"
+    }
+    if {![string is boolean -strict $fast(fast_halve_)]} {
+        ccr::_fail "fast_sack: fast_halve_ must be a boolean, got '$fast(fast_halve_)'"
+    }
+    if {$fast(fast_period_) != 0} {
+        ccr::_fail "fast_sack: the module updates once per RTT; fast_period_ must be 0, got '$fast(fast_period_)'"
+    }
+    $tcp select_ca fast
+    $tcp set_ca_param fast alpha [expr {int(round($a))}]
+    $tcp set_ca_param fast gamma_milli [expr {int(round($g * 1000))}]
+    $tcp set_ca_param fast halve [expr {$fast(fast_halve_) ? 1 : 0}]
+    return $rest
 }

@@ -31,6 +31,7 @@ ccr::param alpha_long  posnum "delay-based alpha of the long group"
 ccr::param alpha_unit  {enum packets per_second} "alpha in packets, or in 1/s times the propagation RTT"
 ccr::param fast_gamma  posnum "FAST gamma"
 ccr::param fast_period nonneg "FAST update period (s); 0 = once per RTT"
+ccr::param fast_recovery {enum sack reno} "FAST's loss recovery: sack = TCP-Linux's SACK recovery (variant fast_sack, patch 0026; alpha in whole packets, one update per RTT), reno = ns-2's Reno recovery (Agent/TCP/Fast, patch 0024)"
 ccr::param bw1         posnum "link 1 rate (bit/s)"
 ccr::param bw2         posnum "link 2 rate (bit/s)"
 ccr::param bw3         posnum "link 3 rate (bit/s)"
@@ -131,6 +132,9 @@ for {set g 1} {$g <= $ngroups} {incr g} {
     }
     set apk($g) [expr {[ccr::p alpha_unit] eq "packets" ? $a : $a * $prop($g)}]
     set proto($g) $tcp_name
+    # the ns-2 variant behind the paper's protocol name
+    set variant $tcp_name
+    if {$tcp_name eq "fast" && [ccr::p fast_recovery] eq "sack"} { set variant fast_sack }
     switch -- [ccr::p first] {
         short { set t0 [expr {$short ? 0.0 : [ccr::p offset]}] }
         long  { set t0 [expr {$short ? [ccr::p offset] : 0.0}] }
@@ -157,7 +161,7 @@ for {set g 1} {$g <= $ngroups} {incr g} {
         set src [$ns node]; set dst [$ns node]
         ccr::duplex $src $r($lo) [ccr::p access_bw] [ccr::p access_delay] DropTail 100000
         ccr::duplex $r([expr {$hi + 1}]) $dst [ccr::p access_bw] [ccr::p access_delay] DropTail 100000
-        lassign [ccr::tcp_flow $src $dst $tcp_name $g $knobs] tcp sink ftp
+        lassign [ccr::tcp_flow $src $dst $variant $g $knobs] tcp sink ftp
         lappend agents($g) $tcp
         $ns at [expr {$t0 + [ccr::uniform 0 [ccr::p jitter]]}] "$ftp start"
         incr nflows

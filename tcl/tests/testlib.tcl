@@ -40,7 +40,12 @@ proc t::error_like {script pattern desc} {
 # script checks $argv for them first) and returns what the child printed last.
 proc t::subrun {args} {
     set out [exec [info nameofexecutable] $::t::script {*}$args 2>@1]
-    return [lindex [split [string trim $out] \n] end]
+    # the last line that starts with "result " (C code may print after Tcl's last puts:
+    # TCP-Linux echoes its commands), else the last line
+    set lines [split [string trim $out] \n]
+    set i [lsearch -all -glob $lines "result *"]
+    if {[llength $i] > 0} { return [string range [lindex $lines [lindex $i end]] 7 end] }
+    return [lindex $lines end]
 }
 set ::t::script [file normalize $::argv0]
 
