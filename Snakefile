@@ -32,6 +32,9 @@ TCL_LIB = sorted(str(p) for p in Path("tcl/lib").glob("*.tcl"))
 NSRUN = "analysis/nsrun.py"
 # figures/tables each paper's rules add to the report: paper -> list of files
 REPORT_PARTS: dict[str, list[str]] = {}
+# paper -> (experiment -> the summary.json of its first run), where a paper keeps its runs
+# elsewhere than results/<paper>/<experiment>/<fidelity>/<run>/ (Akella et al.: shared points)
+FIRST_RUN: dict = {}
 
 
 def runs_of(paper: str, experiment: str) -> list:

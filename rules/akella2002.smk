@@ -164,6 +164,9 @@ def ak_point_summaries(names):
     return [s for p in AK.figure_points(names) for s in AK.summaries(p)]
 
 
+FIRST_RUN["akella2002"] = lambda exp: ak_point_summaries([exp])[0]
+
+
 rule akella2002_fig05:
     """Figure 5: p_a, P_a, p_b, P_b measured under RED and CHOKe+."""
     input:

@@ -1,4 +1,46 @@
-# The diff against the papers and the LaTeX report.
+# The papers' network diagrams (config: <paper>.diagrams), the diff against the papers and the
+# LaTeX report.
+
+# "paper/fig" -> {experiment, caption, prefer}: each drawn from the first run of its experiment
+# whose parameters match every value of "prefer" (else its first run; the title names the run)
+DIAGRAMS = {f"{p}/{fig}": d for p in PAPERS for fig, d in config[p].get("diagrams", {}).items()}
+for _target in DIAGRAMS:
+    _p, _fig = _target.split("/")
+    REPORT_PARTS.setdefault(_p, []).extend(
+        [f"figures/{_target}.pdf", f"paper/generated/{_target}.tex"]
+    )
+
+
+def diagram_run(w) -> str:
+    paper, spec = w.target.split("/")[0], DIAGRAMS[w.target]
+    exp = spec["experiment"]
+    if paper in FIRST_RUN:
+        return FIRST_RUN[paper](exp)
+    runs = runs_of(paper, exp)
+    prefer = spec.get("prefer", {})
+    pick = next((r for r in runs if all(r.params.get(k) == v for k, v in prefer.items())), runs[0])
+    return f"results/{paper}/{exp}/{FIDELITY}/{pick.run_id}/summary.json"
+
+
+rule diagram:
+    input:
+        run=diagram_run,
+        code=["analysis/plots/topology.py", "analysis/plots/common.py", "analysis/nsio.py"],
+    output:
+        pdf="figures/{target}.pdf",
+        png="figures/{target}.png",
+        tex="paper/generated/{target}.tex",
+    params:
+        caption=lambda w: DIAGRAMS[w.target]["caption"],
+        label=lambda w: "fig:" + w.target.replace("/", ":"),
+    wildcard_constraints:
+        target="|".join(DIAGRAMS) or "none",
+    shell:
+        "python -m analysis.plots.topology $(dirname {input.run}) --caption {params.caption:q} "
+        "--rule 'diagram ({wildcards.target})' --label {params.label} "
+        "--pdf {output.pdf} --tex {output.tex}"
+
+
 ORIGINALS = [f"config/originals/{p}.yaml" for p in PAPERS]
 NUMBERS = [
     f for p in PAPERS for f in REPORT_PARTS.get(p, []) if "/numbers-" in f or "/claims-" in f

@@ -62,6 +62,7 @@ proc ccr::_json_object {kvs indent} {
 proc ccr::finish {script results} {
     variable tables
     set d [ccr::_outdir]
+    ccr::topology_tables
     set names [lsort [array names tables]]
     foreach name $names {
         close $tables($name)

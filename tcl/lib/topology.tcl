@@ -234,3 +234,30 @@ proc ccr::fast_module_params {tcp knobs} {
     $tcp set_ca_param fast halve [expr {$fast(fast_halve_) ? 1 : 0}]
     return $rest
 }
+
+# ccr::topology_tables -- write the simulated network as two tables (called by ccr::finish,
+# so every run records what it simulated; analysis/plots/topology.py draws it):
+#   topology_links   from to bw delay queue limit   every simplex link: bit/s, s, the
+#                                                   queue's ns-2 class, its limit (packets)
+#   topology_agents  node class fid dst             every agent attached to a node: its
+#                                                   class, flow id and peer node
+proc ccr::topology_tables {} {
+    set ns $::ccr::ns_
+    ccr::table_open topology_links {from to bw delay queue limit}
+    set rows {}
+    foreach k [$ns array names link_] {
+        set l [$ns set link_($k)]
+        set q [$l queue]
+        lappend rows [list [[$l src] id] [[$l dst] id] [[$l link] set bandwidth_] \
+            [[$l link] set delay_] [$q info class] [$q set limit_]]
+    }
+    foreach r [lsort -dictionary $rows] { ccr::row topology_links $r }
+    ccr::table_open topology_agents {node class fid dst}
+    foreach k [lsort -integer [$ns array names Node_]] {
+        set nd [$ns set Node_($k)]
+        foreach ag [$nd set agents_] {
+            ccr::row topology_agents [list [$nd id] [$ag info class] [$ag set fid_] \
+                [$ag set dst_addr_]]
+        }
+    }
+}
