@@ -61,58 +61,15 @@ proc scenario_groups {seed maxth gamma2} {
 
 # Every packet its own flow, k >= buffer: no match, no random draw -> exactly RED.
 proc scenario_red_equiv {cls} {
-    lassign [dumbbell 3 [ccr::gateway_class $cls] 30 1Mb] ns a b c
-    set q [ccr::queue $b $c]
     set knobs {thresh 5 maxthresh 15 q_weight 0.02 linterm 10 wait true gentle true mean_pktsize 1000}
     if {$cls eq "red"} { lappend knobs drop_rand false } else { lappend knobs k 30 gamma1 0.95 gamma2 0.8 }
-    ccr::gateway_setup $q $cls $knobs
-    set tf [open trace.tr w]
-    $ns trace-queue $b $c $tf
-    set u [new Agent/UDP]; set s [new Agent/Null]
-    $ns attach-agent $a $u; $ns attach-agent $c $s; $ns connect $u $s
-    set t 0.0
-    for {set i 1} {$i <= 2500} {incr i} {
-        set t [expr {$t + [ccr::uniform 0 0.008]}]
-        $ns at $t "$u set fid_ $i; $u send 1000"
-    }
-    $ns at [expr {$t + 1}] "$ns halt"
-    $ns run
-    close $tf
-    set drops {}
-    set fh [open trace.tr]
-    while {[gets $fh line] >= 0} {
-        if {[lindex $line 0] eq "d"} { lappend drops [lindex $line end] }
-    }
-    close $fh
-    return $drops
+    return [red_equiv_drops $cls $knobs]
 }
 
 # One UDP flow at 3 Mb/s and 8 SACK flows on a 2 Mb/s link; departures over [10, 40] s.
 proc scenario_udp {cls seed} {
-    lassign [dumbbell $seed [ccr::gateway_class $cls] 100 2Mb] ns a b c
-    set q [ccr::queue $b $c]
-    ccr::gateway_setup $q $cls {thresh 20 maxthresh 60 q_weight 0.002 linterm 50 wait true
-        gentle true mean_pktsize 1000 k 5 gamma1 0.95 gamma2 0.8}
-    set fm [ccr::flowmon $b $c]
-    lassign [udp_flow $a $c 1 3Mb] cbr s
-    $ns at 0.0 "$cbr start"
-    for {set i 2} {$i <= 9} {incr i} {
-        lassign [ccr::tcp_flow $a $c sack $i {window_ 1000 packetSize_ 1000}] tcp sink ftp
-        $ns at [ccr::uniform 0 1] "$ftp start"
-    }
-    set ::mark {}
-    $ns at 10.0 [list apply {{fm} { set ::mark [ccr::flow_counts $fm {1 2 3 4 5 6 7 8 9}] }} $fm]
-    $ns at 40.0 [list apply {{fm} {
-        array set m0 $::mark
-        array set m1 [ccr::flow_counts $fm {1 2 3 4 5 6 7 8 9}]
-        set udp [expr {[lindex $m1(1) 1] - [lindex $m0(1) 1]}]
-        set tcp 0
-        for {set i 2} {$i <= 9} {incr i} { incr tcp [expr {[lindex $m1($i) 1] - [lindex $m0($i) 1]}] }
-        set ::out [list $udp $tcp]
-    }} $fm]
-    $ns at 40.0 "$ns halt"
-    $ns run
-    return $::out
+    return [udp_vs_tcp $cls $seed 100 {thresh 20 maxthresh 60 q_weight 0.002 linterm 50
+        wait true gentle true mean_pktsize 1000 k 5 gamma1 0.95 gamma2 0.8}]
 }
 
 proc scenario_bad {args} {

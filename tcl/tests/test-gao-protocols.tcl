@@ -205,28 +205,7 @@ proc scenario_rates {cls seed} {
 # One UDP flow at 3 Mb/s and 8 SACK flows on 2 Mb/s (Gao Sim 2.1 in small); F 1000,
 # H 200, L 100 for the protocols. Departures of UDP and of all TCP over [10, 40] s.
 proc scenario_udp {cls seed} {
-    lassign [dumbbell $seed [ccr::gateway_class $cls] 1000 2Mb] ns a b c
-    ccr::gateway_setup [ccr::queue $b $c] $cls {H 200 L 100}
-    set fm [ccr::flowmon $b $c]
-    lassign [udp_flow $a $c 1 3Mb] cbr s
-    $ns at 0.0 "$cbr start"
-    for {set i 2} {$i <= 9} {incr i} {
-        lassign [ccr::tcp_flow $a $c sack $i {window_ 1000 packetSize_ 1000}] tcp sink ftp
-        $ns at [ccr::uniform 0 1] "$ftp start"
-    }
-    set ::mark {}
-    $ns at 10.0 [list apply {{fm} { set ::mark [ccr::flow_counts $fm {1 2 3 4 5 6 7 8 9}] }} $fm]
-    $ns at 40.0 [list apply {{fm} {
-        array set m0 $::mark
-        array set m1 [ccr::flow_counts $fm {1 2 3 4 5 6 7 8 9}]
-        set udp [expr {[lindex $m1(1) 1] - [lindex $m0(1) 1]}]
-        set tcp 0
-        for {set i 2} {$i <= 9} {incr i} { incr tcp [expr {[lindex $m1($i) 1] - [lindex $m0($i) 1]}] }
-        set ::out [list $udp $tcp]
-    }} $fm]
-    $ns at 40.0 "$ns halt"
-    $ns run
-    return $::out
+    return [udp_vs_tcp $cls $seed 1000 {H 200 L 100}]
 }
 
 proc scenario_bad {cls limit args} {

@@ -155,3 +155,61 @@ proc ect_cbr {src dst fid interval start} {
     $ns at $start "$cbr start"
     return $cbr
 }
+
+# red_equiv_drops CLS KNOBS -- RED-family gateway CLS (ccr::gateway_setup KNOBS) on a 1 Mb/s
+# dumbbell with a 30-packet buffer; 2500 arrivals at random times (2x the link rate), every
+# packet its own flow (one UDP agent whose fid_ changes before each send). Returns the uids
+# of the dropped packets (trace order). With k >= the buffer, CHOKe-like queues can match
+# nothing and draw nothing: they must drop exactly what Queue/RED drops.
+proc red_equiv_drops {cls knobs} {
+    lassign [dumbbell 3 [ccr::gateway_class $cls] 30 1Mb] ns a b c
+    ccr::gateway_setup [ccr::queue $b $c] $cls $knobs
+    set tf [open trace.tr w]
+    $ns trace-queue $b $c $tf
+    set u [new Agent/UDP]; set s [new Agent/Null]
+    $ns attach-agent $a $u; $ns attach-agent $c $s; $ns connect $u $s
+    set t 0.0
+    for {set i 1} {$i <= 2500} {incr i} {
+        set t [expr {$t + [ccr::uniform 0 0.008]}]
+        $ns at $t "$u set fid_ $i; $u send 1000"
+    }
+    $ns at [expr {$t + 1}] "$ns halt"
+    $ns run
+    close $tf
+    set drops {}
+    set fh [open trace.tr]
+    while {[gets $fh line] >= 0} {
+        if {[lindex $line 0] eq "d"} { lappend drops [lindex $line end] }
+    }
+    close $fh
+    return $drops
+}
+
+# udp_vs_tcp CLS SEED LIMIT KNOBS -- one UDP flow at 3 Mb/s (fid 1) and 8 SACK flows
+# (fids 2-9) through gateway CLS (LIMIT packets, ccr::gateway_setup KNOBS) on a 2 Mb/s
+# dumbbell (Gao's Simulation 2.1 in small). Returns {udp tcp}: packets of the UDP flow and
+# of all TCP flows departing the gateway over [10, 40] s.
+proc udp_vs_tcp {cls seed limit knobs} {
+    lassign [dumbbell $seed [ccr::gateway_class $cls] $limit 2Mb] ns a b c
+    ccr::gateway_setup [ccr::queue $b $c] $cls $knobs
+    set fm [ccr::flowmon $b $c]
+    lassign [udp_flow $a $c 1 3Mb] cbr s
+    $ns at 0.0 "$cbr start"
+    for {set i 2} {$i <= 9} {incr i} {
+        lassign [ccr::tcp_flow $a $c sack $i {window_ 1000 packetSize_ 1000}] tcp sink ftp
+        $ns at [ccr::uniform 0 1] "$ftp start"
+    }
+    set ::mark {}
+    $ns at 10.0 [list apply {{fm} { set ::mark [ccr::flow_counts $fm {1 2 3 4 5 6 7 8 9}] }} $fm]
+    $ns at 40.0 [list apply {{fm} {
+        array set m0 $::mark
+        array set m1 [ccr::flow_counts $fm {1 2 3 4 5 6 7 8 9}]
+        set udp [expr {[lindex $m1(1) 1] - [lindex $m0(1) 1]}]
+        set tcp 0
+        for {set i 2} {$i <= 9} {incr i} { incr tcp [expr {[lindex $m1($i) 1] - [lindex $m0($i) 1]}] }
+        set ::out [list $udp $tcp]
+    }} $fm]
+    $ns at 40.0 "$ns halt"
+    $ns run
+    return $::out
+}
