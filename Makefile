@@ -41,7 +41,7 @@ test-tcl: ns
 	tcl/tests/run.sh build/ns2/bin/ns
 
 # ns-2.35's own validation suites with the patched binary (~35 s): our patches change no stock behaviour
-NS2_SUITES ?= red sack simple tcpVariants newreno rbp monitor packmime tcp
+NS2_SUITES ?= red sack simple tcpVariants newreno rbp monitor packmime tcp tcpLinux
 test-ns2-validation: ns
 	scripts/ns2-validate.sh build/ns2/bin/ns build/ns2/ns-2.35 $(NS2_SUITES)
 
