@@ -51,6 +51,8 @@ EXTENSIONS = {
     "ext1": "400-packet link-2 buffer",
     "ext2": "FAST on TCP-Linux's SACK recovery",
 }
+#: Beyond the paper: Experiment 5 (Figure 11) variants.
+SHIFT_EXTENSIONS = {"ext3": "K2 = 2000"}
 EWMA_TAU = 1.0  # s, time constant of the plotted queue average (catalog T10)
 
 
@@ -234,7 +236,7 @@ def analyse(experiment: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, di
         numbers["fig10.reno_first.link2_util_at_k1_5000"] = float(u.mean()) if len(u) else np.nan
     elif experiment == "fig11":
         numbers["fig11.duration"] = float(p0["duration"])
-    elif experiment != "fig12" and experiment not in EXTENSIONS:
+    elif experiment != "fig12" and experiment not in {**EXTENSIONS, **SHIFT_EXTENSIONS}:
         raise ValueError(f"unknown Tang experiment '{experiment}'")
     return w, numbers
 
@@ -403,6 +405,27 @@ TWO_EQ_D = 0.5  # order distance above which the start order picks a different e
 ONE_EQ_D = 0.3  # order distance below which the equilibrium counts as unique
 
 
+#: Figure 11's criterion: both states visited (time fraction of the link-1 state) and switches.
+SHIFT_FRACTION = (0.1, 0.9)
+SHIFT_MIN_SWITCHES = 2
+
+
+def shifting(tr: pd.DataFrame) -> tuple[float, int]:
+    """(fraction of the time in the links-1-and-3 state, number of state switches) of an
+    Experiment 5 trace, after its first 10 %. The state at a sample: which link's queue (EWMA)
+    is further up its own RED ramp (b_min .. b_max), link 1 or link 2."""
+    tr = tr[tr["kind"] == "queue"]
+    a = tr[tr["link"] == 1].set_index("t")["q_ewma"]
+    b = tr[tr["link"] == 2].set_index("t")["q_ewma"]
+    r = tr.iloc[0]
+    up1 = (a - r["bmin13"]).clip(lower=0) / (r["bmax13"] - r["bmin13"])
+    up2 = (b - r["bmin2"]).clip(lower=0) / (r["bmax2"] - r["bmin2"])
+    state = (up1 > up2).astype(int)
+    state = state[state.index >= 0.1 * state.index.max()]
+    frac = float(state.mean()) if len(state) else float("nan")
+    return frac, int((state.diff().abs() > 0).sum())
+
+
 def _window_traces(tr: pd.DataFrame, first: str, link: int, col: str) -> float:
     d = tr[(tr["first"] == first) & (tr["link"] == link)]
     d = d[d["t"] >= d["t"].max() / 2]  # second half of the run
@@ -526,23 +549,19 @@ def claims(
                 f"equilibrium: {sum(above)} of {len(above)}",
             )
     if "fig11_traces" in tidy:
-        tr = tidy["fig11_traces"]
-        tr = tr[tr["kind"] == "queue"]
-        a = tr[tr["link"] == 1].set_index("t")["q_ewma"]
-        b = tr[tr["link"] == 2].set_index("t")["q_ewma"]
-        # state: which link's queue is further up its own RED ramp (b_min .. b_max)
-        r = tr.iloc[0]
-        up1 = (a - r["bmin13"]).clip(lower=0) / (r["bmax13"] - r["bmin13"])
-        up2 = (b - r["bmin2"]).clip(lower=0) / (r["bmax2"] - r["bmin2"])
-        state = (up1 > up2).astype(int)
-        state = state[state.index >= 0.1 * state.index.max()]
-        frac = float(state.mean()) if len(state) else float("nan")
-        switches = int((state.diff().abs() > 0).sum())
+        frac, switches = shifting(tidy["fig11_traces"])
+        extra = "".join(
+            "; extension, {}: fraction {:.2f}, {} switches".format(
+                what, *shifting(tidy[f"{e}_traces"])
+            )
+            for e, what in SHIFT_EXTENSIONS.items()
+            if f"{e}_traces" in tidy
+        )
         out["fig11.shifting_equilibria"] = (
-            0.1 <= frac <= 0.9 and switches >= 2,
+            SHIFT_FRACTION[0] <= frac <= SHIFT_FRACTION[1] and switches >= SHIFT_MIN_SWITCHES,
             "after the first 10 % of the run the link-1 queue leads the link-2 queue (each "
-            "scaled by its RED ramp) for a fraction in [0.1, 0.9] of the time, with >= 2 "
-            f"switches: fraction {frac:.2f}, {switches} switches",
+            f"scaled by its RED ramp) for a fraction in {list(SHIFT_FRACTION)} of the time, with "
+            f">= {SHIFT_MIN_SWITCHES} switches: fraction {frac:.2f}, {switches} switches{extra}",
         )
     if "fig12" in tidy:
         f13, f14 = fig12_comparison(tidy["fig12"])

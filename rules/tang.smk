@@ -12,6 +12,7 @@ TANG_FIGURE_SOURCE = {
     "fig09": "fig09",
     "fig10": "fig10",
     "fig11": "fig11",
+    "ext3": "ext3",
     "fig13": "fig12",
     "fig14": "fig12",
 }
@@ -93,6 +94,7 @@ rule tang_claims:
             *(tang_res(e, "tidy") for e in TANG_EXPERIMENTS),
             tang_res("exp1", "traces"),
             tang_res("fig11", "traces"),
+            tang_res("ext3", "traces"),
             tang_res("fig09", "theory"),
             tang_res("fig10", "theory"),
         ],

@@ -142,3 +142,30 @@ def test_theory_numbers_match_the_catalog() -> None:
     for k, v in ((1, 40.0), (2, 40.0), (3, 70.0)):
         assert n[f"derived.table3.weighted_pf_prediction.path{k}"] == pytest.approx(v, abs=0.05)
     assert n["prop1.k2_over_k1_min"] == pytest.approx(2.0)
+
+
+def test_shifting_counts_states_and_switches() -> None:
+    """100 samples (t = 1..100 s); the first 10 % are left out. Link 1's ramp is 0..1000,
+    link 2's 100..1500. Link 1 leads (its queue further up its ramp) at t = 31..50 and
+    81..90: 30 of the 91 samples kept (t >= 10 s), 4 switches."""
+    t = np.arange(1.0, 101.0)
+    lead1 = ((t > 30) & (t <= 50)) | ((t > 80) & (t <= 90))
+    q1 = np.where(lead1, 500.0, 50.0)  # 0.5 vs 0.05 of link 1's ramp
+    q2 = np.where(lead1, 170.0, 1000.0)  # 0.05 vs 0.64 of link 2's ramp
+    rows = [
+        {
+            "t": x,
+            "link": link,
+            "kind": "queue",
+            "q_ewma": q,
+            "bmin13": 0,
+            "bmax13": 1000,
+            "bmin2": 100,
+            "bmax2": 1500,
+        }
+        for link, qs in ((1, q1), (2, q2))
+        for x, q in zip(t, qs, strict=True)
+    ]
+    frac, switches = tang.shifting(pd.DataFrame(rows))
+    assert switches == 4
+    assert frac == pytest.approx(30 / 91)

@@ -42,6 +42,8 @@ CAPTIONS = {
     "throughput and link-2 utilisation (as Figure 9).",
     "fig11": "Figure 11: Experiment 5, K1 = 3500, K2 = 500: queues at links 1 and 2 "
     "(EWMA, 1-s time constant).",
+    "ext3": "Extension: Experiment 5 with K2 = 2000 (Figure 11's network nearer the tipping "
+    "point): queues at links 1 and 2 (EWMA, 1-s time constant).",
     "fig13": "Figure 13: Experiment 6 (Figure 12 network as assumed, catalog T11): aggregate "
     "rate of the three Vegas groups vs alpha2 (alpha1 = 1.5 alpha2); marks: ns-2, solid: "
     "Prop. 2 with the measured per-link Vegas load, dashed: the full model.",
@@ -201,12 +203,19 @@ def draw(
     fig: str, tidy: Path, traces: Path, theory: Path, originals: Path, pdf: Path, tex: Path
 ) -> None:
     pub = _pub(originals)
+    caption = CAPTIONS[fig]
     if fig in TRACE_LINK:
         f = trace_figure(fig, pd.read_csv(traces))
     elif fig in ("fig09", "fig10"):
         f = fig1_sweep(fig, pd.read_csv(tidy), pd.read_csv(theory), pub)
-    elif fig == "fig11":
-        f = fig11(pd.read_csv(traces))
+    elif fig in ("fig11", "ext3"):
+        tr = pd.read_csv(traces)
+        f = fig11(tr)
+        frac, switches = tang.shifting(tr)
+        caption = (
+            f"{caption} Links 1 and 3 lead (scaled by their RED ramp) {100 * frac:.0f} % of the "
+            f"time after the first 10 %, {switches} switches."
+        )
     elif fig == "fig13":
         f = fig13(pd.read_csv(tidy))
     elif fig == "fig14":
@@ -218,7 +227,7 @@ def draw(
     figure_tex(
         tex,
         pdf,
-        f"Tang et al.\\ 2005, {tex_escape(CAPTIONS[fig])}",
+        f"Tang et al.\\ 2005, {tex_escape(caption)}",
         rule=f"tang_plot ({fig})",
         script=SCRIPT,
         label=f"fig:tang:{fig}",
