@@ -68,10 +68,14 @@ def test_layout_chain_and_groups(chain3) -> None:
     links, agents = chain3
     lay = topo.layout(links, agents)
     assert lay.chain == [10, 11, 12]
-    assert lay.groups == [
-        topo.Group(0, 2, "Agent/TCP/Sack1", 2, (1, 2)),
-        topo.Group(1, 2, "Agent/UDP", 1, (3,)),
+    assert [(g.first, g.last, g.agent, g.count, g.fids) for g in lay.groups] == [
+        (0, 2, "Agent/TCP/Sack1", 2, (1, 2)),
+        (1, 2, "Agent/UDP", 1, (3,)),
     ]
+    # every link 1 ms each way: 4 hops host-to-host = 8 ms round trip, 3 hops = 6 ms
+    assert lay.groups[0].rtt == pytest.approx((0.008, 0.008))
+    assert lay.groups[1].rtt == pytest.approx((0.006, 0.006))
+    assert topo._rtt(lay.groups[0].rtt) == "8 ms" and topo._rtt((0.1, 0.12)) == "100-120 ms"
 
 
 def test_layout_follows_the_data(chain3) -> None:
@@ -87,9 +91,9 @@ def test_layout_follows_the_data(chain3) -> None:
     )
     lay = topo.layout(links, agents)
     assert lay.chain == [12, 11, 10]
-    assert lay.groups == [
-        topo.Group(0, 2, "Agent/TCP/Sack1", 2, (1, 2)),
-        topo.Group(0, 1, "Agent/UDP", 1, (3,)),
+    assert [(g.first, g.last, g.agent, g.count, g.fids) for g in lay.groups] == [
+        (0, 2, "Agent/TCP/Sack1", 2, (1, 2)),
+        (0, 1, "Agent/UDP", 1, (3,)),
     ]
 
 
@@ -142,4 +146,7 @@ def test_a_run_records_its_network(ns_binary: Path, root: Path, tmp_path: Path) 
         (0, 3, 1),
         (2, 3, 1),
     ]
+    # connection 0 crosses both congested gateways: the longest round trip
+    long = next(g for g in lay.groups if (g.first, g.last) == (0, 3))
+    assert all(long.rtt[0] > g.rtt[1] for g in lay.groups if g is not long)
     assert nsio.read_table(out / "topology_agents.tsv")["class"].str.startswith("Agent/").all()

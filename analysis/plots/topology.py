@@ -9,7 +9,8 @@ Layout: the routers (nodes with two or more neighbours) form a chain in every ne
 five papers; the longest chain is drawn left to right in the direction most flows travel, with
 each link labelled (rate, one-way delay, queue, buffer). Flows are drawn above it, one arrow
 per group of flows that enter and leave the chain at the same routers with the same agent
-class ("8 x Sack1"); host access links are summarised below.
+class ("8 x Sack1", with their propagation round-trip time); host access links are
+summarised below.
 
 Usage: python -m analysis.plots.topology RUN_DIR --caption TEXT --rule NAME --pdf OUT.pdf
        --tex OUT.tex
@@ -18,6 +19,7 @@ Usage: python -m analysis.plots.topology RUN_DIR --caption TEXT --rule NAME --pd
 from __future__ import annotations
 
 import argparse
+import itertools
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,13 +37,15 @@ SINK_PREFIXES = ("Agent/TCPSink", "Agent/Null", "Agent/LossMonitor")
 
 @dataclass(frozen=True)
 class Group:
-    """Flows entering the chain at router index ``first`` and leaving it at ``last``."""
+    """Flows entering the chain at router index ``first`` and leaving it at ``last``; their
+    propagation round-trip times (twice the one-way delays along the path, s) span rtt."""
 
     first: int
     last: int
     agent: str
     count: int
     fids: tuple[int, ...]
+    rtt: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -111,23 +115,36 @@ def layout(links: pd.DataFrame, agents: pd.DataFrame) -> Layout:
                 if len(p) > len(best):
                     best = p
     chain = best
+    delay = {
+        (int(a), int(b)): float(d)
+        for a, b, d in zip(links["from"], links["to"], links["delay"], strict=True)
+    }
     spans = []
     for _, s in senders(agents).iterrows():
         path = bfs_path(adj, int(s["node"]), int(s["dst"]))
         on = [chain.index(n) for n in path if n in chain]
+        hops = list(itertools.pairwise(path))
+        rtt = sum(delay[h] + delay.get(h[::-1], delay[h]) for h in hops)
         if on:
-            spans.append((on[0], on[-1], str(s["class"]), int(s["fid"])))
+            spans.append((on[0], on[-1], str(s["class"]), int(s["fid"]), rtt))
     # draw in the direction most flows go
     if sum(1 for a, b, *_ in spans if b < a) > sum(1 for a, b, *_ in spans if b > a):
         k = len(chain) - 1
         chain = chain[::-1]
-        spans = [(k - a, k - b, c, f) for a, b, c, f in spans]
-    groups: dict[tuple[int, int, str], list[int]] = {}
-    for a, b, c, f in spans:
-        groups.setdefault((a, b, c), []).append(f)
+        spans = [(k - a, k - b, c, f, r) for a, b, c, f, r in spans]
+    groups: dict[tuple[int, int, str], list[tuple[int, float]]] = {}
+    for a, b, c, f, r in spans:
+        groups.setdefault((a, b, c), []).append((f, r))
     out = [
-        Group(a, b, c, len(f), tuple(sorted(set(f))))
-        for (a, b, c), f in sorted(groups.items(), key=lambda kv: (kv[0][0], -kv[0][1], kv[0][2]))
+        Group(
+            a,
+            b,
+            c,
+            len(fr),
+            tuple(sorted({f for f, _ in fr})),
+            (min(r for _, r in fr), max(r for _, r in fr)),
+        )
+        for (a, b, c), fr in sorted(groups.items(), key=lambda kv: (kv[0][0], -kv[0][1], kv[0][2]))
     ]
     return Layout(chain, out)
 
@@ -150,6 +167,11 @@ def _queue(cls: str) -> str:
 def _agent(cls: str) -> str:
     name = cls.removeprefix("Agent/")
     return {"TCP": "TCP (Tahoe)"}.get(name, name)
+
+
+def _rtt(rtt: tuple[float, float]) -> str:
+    lo, hi = (round(x * 1e3, 3) for x in rtt)
+    return f"{lo:g} ms" if lo == hi else f"{lo:g}-{hi:g} ms"
 
 
 def _fids(fids: tuple[int, ...]) -> str:
@@ -241,7 +263,7 @@ def draw(links: pd.DataFrame, agents: pd.DataFrame, title: str) -> plt.Figure:
         ax.text(
             (lo + hi) / 2,
             y + 0.05,
-            f"{g.count} x {_agent(g.agent)} ({_fids(g.fids)})",
+            f"{g.count} x {_agent(g.agent)} ({_fids(g.fids)}), RTT {_rtt(g.rtt)}",
             ha="center",
             va="bottom",
             fontsize=7,
