@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import nsio
+from analysis.models import gao as model
 from analysis.numbers import write_claims, write_numbers, write_tidy
 from analysis.stats import mean_ci
 
@@ -464,6 +465,37 @@ def claims(
     return out
 
 
+#: Theorem 4.4 under the proof's simplification: T_D, T1 F, T_W at most T_I (times in units
+#: of T_I); the grid of the claim check below.
+THM44_GRID = (0.25, 0.5, 0.75, 1.0)
+
+
+def thm44() -> tuple[pd.DataFrame, dict[str, float], dict[str, tuple[bool, str]]]:
+    """Figure 1's worst-case history (two cycles, times in units of T_I, rates in units of
+    alpha), the factor D of Theorem 4.4 and the check of its claim."""
+    h = model.worst_case_history(1.0, 1.0, 1.0, 1.0, cycles=2)
+    tidy = pd.DataFrame({"t": h.t, "rate": h.rate})
+    d = model.worst_case_factor(1.0, 1.0, 1.0, 1.0)
+    area = model.delivered_per_cycle(h)
+    grid = [
+        model.worst_case_factor(1.0, a, b, c)
+        for a in THM44_GRID
+        for b in THM44_GRID
+        for c in THM44_GRID
+    ]
+    holds = max(grid) == d == h.cycle / area and all(math.isfinite(x) for x in grid)
+    checks = {
+        "thm4_4.tcp_constant_factor": (
+            holds,
+            f"worst-case history (Figure 1): delivered {area:.3f} alpha T_I per cycle of "
+            f"{h.cycle:g} T_I, so D = {h.cycle / area:g}; over T_D, T1F, T_W in "
+            f"{list(THM44_GRID)} T_I, D is finite, between {min(grid):g} and {max(grid):g} "
+            "(the largest at equality, the proof's worst case)",
+        )
+    }
+    return tidy, {"thm4_4.d_bound": d}, checks
+
+
 def analyse(
     item: str, run_dirs: Sequence[Path], primary_f: int | None = None
 ) -> tuple[pd.DataFrame, dict]:
@@ -490,7 +522,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--primary-F", dest="primary_f", type=int, help="fig02: the main buffer F")
     ap.add_argument("runs", type=Path, nargs="*", help="run folders, their summary.json, or tidy")
     a = ap.parse_intermixed_args(argv)
-    if a.item == "claims":
+    if a.item == "thm44":
+        if a.checks is None:
+            ap.error("thm44 needs --checks")
+        tidy, numbers, checks = thm44()
+        write_claims(checks, a.checks)
+    elif a.item == "claims":
         if a.checks is None:
             ap.error("claims needs --checks")
         # tidy tables of the other items: results/gao/<item>/<fidelity>/tidy.csv

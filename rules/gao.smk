@@ -10,13 +10,17 @@ GAO_SOURCES = {
     "sens_low": ["low_table1", "low_table2"],
 }
 GAO_PAPER_ITEMS = ["fig02", "fig03", "table1", "table2"]
-GAO_FIGURES = ["fig02", "fig03", "sens_low"]
+GAO_FIGURES = ["fig01", "fig02", "fig03", "sens_low"]
+# the item whose tidy table a figure draws (default: the figure's own name)
+GAO_FIGURE_ITEM = {"fig01": "thm44"}
 GAO_TABLES = ["table1", "table2"]
 GAO_ANALYSIS = ["analysis/gao.py", "analysis/nsio.py", "analysis/numbers.py", "analysis/stats.py"]
 GAO_PLOT = ["analysis/plots/gao.py", "analysis/plots/common.py"]
 GAO_NUMBERS = [
     *(f"paper/generated/gao/numbers-{i}.csv" for i in GAO_PAPER_ITEMS),
     "paper/generated/gao/claims-checks.csv",
+    "paper/generated/gao/numbers-thm44.csv",
+    "paper/generated/gao/claims-thm44.csv",
 ]
 
 REPORT_PARTS["gao"] = [
@@ -70,6 +74,19 @@ rule gao_analyse:
         "--tidy {output.tidy} --numbers {output.numbers} {input.runs}"
 
 
+rule gao_thm44:
+    """Theorem 4.4's worst-case history (Figure 1) and its factor D: the model, no runs."""
+    input:
+        code=[*GAO_ANALYSIS, "analysis/models/gao.py", "analysis/models/checks.py"],
+    output:
+        tidy=f"results/gao/thm44/{FIDELITY}/tidy.csv",
+        numbers="paper/generated/gao/numbers-thm44.csv",
+        checks="paper/generated/gao/claims-thm44.csv",
+    shell:
+        "python -m analysis.gao thm44 --tidy {output.tidy} --numbers {output.numbers} "
+        "--checks {output.checks}"
+
+
 rule gao_sensitivity:
     input:
         runs=gao_runs("sens_low"),
@@ -96,7 +113,7 @@ rule gao_claims:
 
 rule gao_plot:
     input:
-        tidy=lambda w: gao_tidy(w.fig),
+        tidy=lambda w: gao_tidy(GAO_FIGURE_ITEM.get(w.fig, w.fig)),
         originals="config/originals/gao.yaml",
         code=GAO_PLOT + GAO_ANALYSIS,
     output:
@@ -107,7 +124,7 @@ rule gao_plot:
         primary_f=config["gao"]["parameters"]["F"]["value"],
         low=config["gao"]["parameters"]["low"]["value"],
     wildcard_constraints:
-        fig="fig02|fig03|sens_low",
+        fig="|".join(GAO_FIGURES),
     shell:
         "python -m analysis.plots.gao {wildcards.fig} --tidy {input.tidy} "
         "--originals {input.originals} --primary-F {params.primary_f} --low {params.low} "

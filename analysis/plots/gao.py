@@ -42,6 +42,12 @@ COLOR = {
 }
 TCP_LABEL = {"tahoe": "Tahoe", "reno": "Reno", "newreno": "Newreno", "sack": "SACK"}
 CAPTIONS = {
+    "fig01": "Figure 1 (schematic of Theorem 4.4, no data): the worst-case history of an "
+    "increase-by-one flow at a Protocol I router, from \\texttt{{analysis/models/gao.py}} "
+    "with the proof's simplification $T_{{TCP}}^D = T_1F = T_{{TCP}}^W = T_{{TCP}}^I$. The "
+    "rate climbs to the fair share $\\alpha$ in $T_{{TCP}}^I$ (shaded: delivered), then "
+    "every packet is dropped while it backs off to 0 and the queue forgets it; the "
+    "delivered fraction gives $D = {D}$ (paper: $D \\le 8$).",
     "fig02": "Figure 2 (Simulation 1): average throughput of Poisson flow 4 against its "
     "sending rate, both in units of the link rate $r$, under Protocols I and II "
     "($H = F/6$, $L = 0$). Solid: buffer $F = {F}$; dashed: the other buffer sizes. "
@@ -62,6 +68,38 @@ CAPTIONS = {
 
 def _pub(originals: Path) -> dict[str, Published]:
     return {p.key: p for p in load_originals(originals)}
+
+
+def fig01(tidy: pd.DataFrame, ax: plt.Axes) -> float:
+    """Theorem 4.4's worst-case history (times in T_I, rates in alpha); returns D, the cycle
+    length over the area delivered (shaded: the rising segments) in one cycle."""
+    t, r = tidy["t"].to_numpy(), tidy["rate"].to_numpy()
+    ax.plot(t, r, color="tab:blue", lw=1.5)
+    areas = []
+    for i in range(len(t) - 1):
+        if r[i + 1] > r[i]:
+            ax.fill_between(t[i : i + 2], r[i : i + 2], color="tab:blue", alpha=0.25, lw=0)
+            areas.append(0.5 * (t[i + 1] - t[i]) * (r[i] + r[i + 1]))
+    cycles = int(np.sum(np.diff(r) > 0))
+    cycle = float(t[-1] - t[0]) / cycles
+    # each cycle is 4 points: start of the climb, peak, back at 0, end of the idle time
+    for k in range(cycles):
+        p0, p1, p2, p3 = (float(x) for x in t[4 * k : 4 * k + 4])
+        for x0, x1, label in ((p0, p1, "$T^I$"), (p1, p2, "$T^D$"), (p2, p3, "$T_1F + T^W$")):
+            ax.annotate(
+                "",
+                xy=(x1, -0.12),
+                xytext=(x0, -0.12),
+                arrowprops={"arrowstyle": "<->", "lw": 0.7, "color": "0.3"},
+            )
+            ax.text((x0 + x1) / 2, -0.2, label, ha="center", va="top", fontsize=8)
+    ax.axhline(1.0, color="0.5", ls=":", lw=0.8)
+    ax.text(float(t[-1]), 1.02, "$\\alpha$ (fair share)", ha="right", va="bottom", fontsize=8)
+    ax.set_ylim(-0.45, 1.25)
+    ax.set_xlabel("time (units of $T_{TCP}^I$)")
+    ax.set_ylabel("generation rate / $\\alpha$")
+    ax.grid(False)
+    return cycle / (sum(areas) / cycles)
 
 
 def fig02(tidy: pd.DataFrame, pub: dict[str, Published], primary_f: int, ax: plt.Axes) -> int:
@@ -224,7 +262,11 @@ def draw(
     figure: str, tidy: pd.DataFrame, originals: Path, primary_f: int, low: int, pdf: Path, tex: Path
 ) -> None:
     pub = _pub(originals)
-    if figure == "fig02":
+    if figure == "fig01":
+        fig, ax = plt.subplots(figsize=(6.0, 2.6))
+        d = fig01(tidy, ax)
+        caption = CAPTIONS[figure].replace("{{", "{").replace("}}", "}").replace("{D}", f"{d:g}")
+    elif figure == "fig02":
         fig, ax = plt.subplots()
         main = fig02(tidy, pub, primary_f, ax)
         caption = CAPTIONS[figure].replace("{F}", str(main))
