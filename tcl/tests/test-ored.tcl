@@ -31,12 +31,7 @@ proc udp_cbr {src dst fid interval start {maxpkts 268435456}} {
 # finds. Departures on [0.2, 1.0] s are read from a trace of the bottleneck.
 # Prints: qmin qmax in_pkts in_marked out_pkts out_marked edrops marks_
 proc ored_run {K thresh maxthresh pmax ect {seed 7}} {
-    set ns [ccr::sim_new $seed]
-    set s [$ns node]; set r [$ns node]; set d [$ns node]
-    ccr::duplex $s $r 1Gb 0.1ms DropTail 10000
-    ccr::simplex $r $d 100Mb 1ms RED/ORED 1000
-    ccr::simplex $d $r 100Mb 1ms DropTail 1000
-    set q [ccr::queue $r $d]
+    lassign [fixed_queue_net $seed RED/ORED] ns s r d q
     ccr::set_knobs $q [list thresh_ $thresh maxthresh_ $maxthresh p_max_ $pmax q_weight_ 1]
     $q check
     set tg [new QueueMonitor/ED/ProfileTagger]
@@ -46,25 +41,7 @@ proc ored_run {K thresh maxthresh pmax ect {seed 7}} {
     $tg profile 4 0
     $tg profile 3 1Gb
     $ns attach-tagger [$ns link $s $r] $tg
-    set T [expr {1040 * 8 / 100e6}]
-    set burst [ect_cbr $s $d 3 0.00001 [expr {0.0999 - $K * 0.00001}]]
-    $burst set maxpkts_ $K
-    ect_cbr $s $d 1 [expr {2 * $T}] 0.1
-    if {$ect} {
-        ect_cbr $s $d 2 [expr {2 * $T}] [expr {0.1 + $T}]
-    } else {
-        udp_cbr $s $d 4 [expr {2 * $T}] [expr {0.1 + $T}]
-    }
-    set f [open ored.tr w]
-    $ns trace-queue $r $d $f
-    set ::qs {}
-    for {set t 0.2} {$t < 1.0} {set t [expr {$t + 0.001}]} {
-        $ns at $t "lappend ::qs \[$q set ave_\]"
-    }
-    $ns at 1.0 "$ns halt"
-    $ns run
-    close $f
-    set qs [lsort -real $::qs]
+    set qs [fixed_queue_run $ns $s $r $d $q $K [expr {$ect ? "ect" : "udp_cbr"}] ored.tr]
     array set n {in 0 inm 0 out 0 outm 0}
     set f [open ored.tr]
     while {[gets $f line] >= 0} {

@@ -17,30 +17,11 @@ source [file join [file dirname [info script]] testlib.tcl]
 # over the departures of fids 1 and 2 on [0.2, 1.0] s; cv = coefficient of variation
 # of the gaps (in packets) between consecutive marks.
 proc price_run {K extra {seed 7}} {
-    set ns [ccr::sim_new $seed]
-    set s [$ns node]; set r [$ns node]; set d [$ns node]
-    ccr::duplex $s $r 1Gb 0.1ms DropTail 10000
-    ccr::simplex $r $d 100Mb 1ms RED 1000
-    ccr::simplex $d $r 100Mb 1ms DropTail 1000
-    set q [ccr::queue $r $d]
+    lassign [fixed_queue_net $seed RED] ns s r d q
     ccr::set_knobs $q {bytes_ false queue_in_bytes_ false thresh_ 5 maxthresh_ 15
         linterm_ 2.5 q_weight_ 1 gentle_ false setbit_ true use_mark_p_ true mark_p_ 2.0}
     ccr::set_knobs $q $extra
-    set T [expr {1040 * 8 / 100e6}]
-    set burst [ect_cbr $s $d 3 0.00001 [expr {0.0999 - $K * 0.00001}]]
-    $burst set maxpkts_ $K
-    ect_cbr $s $d 1 [expr {2 * $T}] 0.1
-    ect_cbr $s $d 2 [expr {2 * $T}] [expr {0.1 + $T}]
-    set f [open red-price.tr w]
-    $ns trace-queue $r $d $f
-    set ::qs {}
-    for {set t 0.2} {$t < 1.0} {set t [expr {$t + 0.001}]} {
-        $ns at $t "lappend ::qs \[$q set ave_\]"
-    }
-    $ns at 1.0 "$ns halt"
-    $ns run
-    close $f
-    set qs [lsort -real $::qs]
+    set qs [fixed_queue_run $ns $s $r $d $q $K ect red-price.tr]
     set n 0; set m 0; set drops 0; set gaps {}; set last -1
     set f [open red-price.tr]
     while {[gets $f line] >= 0} {

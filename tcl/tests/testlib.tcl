@@ -213,3 +213,43 @@ proc udp_vs_tcp {cls seed limit knobs} {
     $ns run
     return $::out
 }
+
+# fixed_queue_net SEED QCLASS -- s -(1 Gb/s)-> r -(100 Mb/s, QCLASS, 1000 pkts)-> d.
+# Returns {ns s r d q}, q the bottleneck queue (r -> d), to be configured by the caller.
+proc fixed_queue_net {seed qclass} {
+    set ns [ccr::sim_new $seed]
+    set s [$ns node]; set r [$ns node]; set d [$ns node]
+    ccr::duplex $s $r 1Gb 0.1ms DropTail 10000
+    ccr::simplex $r $d 100Mb 1ms $qclass 1000
+    ccr::simplex $d $r 100Mb 1ms DropTail 1000
+    return [list $ns $s $r $d [ccr::queue $r $d]]
+}
+
+# fixed_queue_run NS S R D Q K SECOND TRACE -- hold the bottleneck of fixed_queue_net at a
+# constant queue and run to t = 1 s: a burst of K packets (fid 3) just before t = 0.1 s,
+# then two streams at half the link rate each (1040-byte packets, T = 83.2 us), interleaved
+# T apart from t = 0.1 s: fid 1 ECN-capable and the second, SECOND, either "ect" (fid 2,
+# ECN-capable) or a proc name called as SECOND S D FID INTERVAL START (fid 4). The
+# bottleneck is traced to TRACE. Returns the queue's average (ave_) sampled every 1 ms on
+# [0.2, 1) s, sorted.
+proc fixed_queue_run {ns s r d q K second trace} {
+    set T [expr {1040 * 8 / 100e6}]
+    set burst [ect_cbr $s $d 3 0.00001 [expr {0.0999 - $K * 0.00001}]]
+    $burst set maxpkts_ $K
+    ect_cbr $s $d 1 [expr {2 * $T}] 0.1
+    if {$second eq "ect"} {
+        ect_cbr $s $d 2 [expr {2 * $T}] [expr {0.1 + $T}]
+    } else {
+        $second $s $d 4 [expr {2 * $T}] [expr {0.1 + $T}]
+    }
+    set f [open $trace w]
+    $ns trace-queue $r $d $f
+    set ::qs {}
+    for {set t 0.2} {$t < 1.0} {set t [expr {$t + 0.001}]} {
+        $ns at $t "lappend ::qs \[$q set ave_\]"
+    }
+    $ns at 1.0 "$ns halt"
+    $ns run
+    close $f
+    return [lsort -real $::qs]
+}
