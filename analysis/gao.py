@@ -188,17 +188,18 @@ def fig02(run_dirs: Sequence[Path], primary_f: int | None) -> tuple[pd.DataFrame
 # ---- Figure 3 and Table 1: one congested link --------------------------------------------
 
 
+def first_run(tidy: pd.DataFrame) -> tuple[pd.Series, pd.DataFrame]:
+    """(the first row, every row of its run: same gateway, tcp, low and seed)."""
+    first = tidy.iloc[0]
+    keys = ["gateway", "tcp", "low", "seed"]
+    return first, tidy[(tidy[keys] == first[keys]).all(axis=1)]
+
+
 def single_link_fair_share(tidy: pd.DataFrame) -> float:
     """Max-min fair rate (Mbps) of an unbounded flow on the link of the first run (UDP
     flows demand their sending rate, TCP flows are unbounded)."""
-    first = tidy.iloc[0]
-    run = tidy[
-        (tidy["gateway"] == first["gateway"])
-        & (tidy["tcp"] == first["tcp"])
-        & (tidy["low"] == first["low"])
-        & (tidy["seed"] == first["seed"])
-        & (tidy["link"] == 1)
-    ]
+    first, run = first_run(tidy)
+    run = run[run["link"] == 1]
     flows = [str(f) for f in run["fid"]]
     demand = {str(f): first["udp_rate"] / 1e6 for f in run[run["kind"] == "udp"]["fid"]}
     rates = maxmin({"l": first["link_bw"] / 1e6}, {f: ["l"] for f in flows}, demand)
@@ -269,13 +270,7 @@ def table2(run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict]:
 def chain_maxmin(tidy: pd.DataFrame) -> dict[int, float]:
     """Max-min fair rates (Mbps) of the flows of the first run's chain: fid -> rate (UDP
     flows demand their sending rate, TCP flows are unbounded)."""
-    first = tidy.iloc[0]
-    run = tidy[
-        (tidy["gateway"] == first["gateway"])
-        & (tidy["tcp"] == first["tcp"])
-        & (tidy["low"] == first["low"])
-        & (tidy["seed"] == first["seed"])
-    ]
+    first, run = first_run(tidy)
     routes: dict[str, list[str]] = {}
     for r in run.itertuples():
         routes.setdefault(str(r.fid), []).append(str(r.link))
