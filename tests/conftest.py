@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from analysis import config as ccr
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -23,6 +25,15 @@ def ns_binary() -> Path:
     if not ns.is_file():
         pytest.fail(f"{ns} not built: run 'make ns' (or snakemake build_ns) first")
     return ns
+
+
+@pytest.fixture(scope="session")
+def cfg(root: Path) -> dict:
+    """The project's configuration as Snakemake merges it (config.yaml, then every paper's
+    file). Shared by all tests: a test that changes it works on a copy.deepcopy."""
+    return ccr.load(
+        [root / "config" / "config.yaml", *sorted((root / "config" / "experiments").glob("*.yaml"))]
+    )
 
 
 # what a copy of the project needs to run the workflow (build/ is linked, not copied)

@@ -23,15 +23,6 @@ from analysis import nsrun
 from analysis.stats import mean_ci
 
 
-@pytest.fixture(scope="module")
-def cfg(root: Path) -> dict:
-    files = [
-        root / "config" / "config.yaml",
-        *sorted((root / "config" / "experiments").glob("*.yaml")),
-    ]
-    return ccr.load(files)
-
-
 def spec(mode: str = "alpha", **kw: object) -> aks.SearchSpec:
     base = dict(
         name=f"sack_droptail_{mode}",

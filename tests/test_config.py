@@ -10,15 +10,6 @@ import pytest
 from analysis import config as ccr
 
 
-@pytest.fixture(scope="module")
-def cfg(root: Path) -> dict:
-    files = [
-        root / "config" / "config.yaml",
-        *sorted((root / "config" / "experiments").glob("*.yaml")),
-    ]
-    return ccr.load(files)
-
-
 def test_shipped_config_is_valid(cfg: dict) -> None:
     ccr.validate(cfg)
     runs = ccr.runs(cfg, "floyd1991", "fig02", "quick")

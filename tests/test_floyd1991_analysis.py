@@ -10,12 +10,7 @@ from analysis import floyd1991, nsio, nsrun
 
 
 @pytest.fixture(scope="module")
-def runs(root: Path, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    files = [
-        root / "config" / "config.yaml",
-        *sorted((root / "config" / "experiments").glob("*.yaml")),
-    ]
-    cfg = ccr.load(files)
+def runs(cfg: dict, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     base = dict(ccr.runs(cfg, "floyd1991", "fig08", "smoke")[0].params)
     out = []
     for n in (2, 3):

@@ -1,6 +1,7 @@
 """The Gao, Jain, Schulman analysis on real (short) ns runs, the max-min solver, the claims,
 and the parameter errors of the two experiment scripts."""
 
+import copy
 import subprocess
 from pathlib import Path
 
@@ -15,16 +16,8 @@ from analysis import gao, nsio, nsrun
 PKT_BITS = 8000.0  # 1000-byte packets
 
 
-def _cfg(root: Path) -> dict:
-    files = [
-        root / "config" / "config.yaml",
-        *sorted((root / "config" / "experiments").glob("*.yaml")),
-    ]
-    return ccr.load(files)
-
-
-def _base(root: Path, experiment: str) -> dict:
-    return dict(ccr.runs(_cfg(root), "gao", experiment, "smoke")[0].params)
+def _base(cfg: dict, experiment: str) -> dict:
+    return dict(ccr.runs(cfg, "gao", experiment, "smoke")[0].params)
 
 
 def _run(ns: Path, family: str, out: Path, params: dict) -> Path:
@@ -33,11 +26,9 @@ def _run(ns: Path, family: str, out: Path, params: dict) -> Path:
 
 
 @pytest.fixture(scope="module")
-def table1_runs(
-    root: Path, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory
-) -> list[Path]:
+def table1_runs(cfg: dict, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """Table 1's setting, 10 s: the three schemes of the paper, Tahoe, seeds 1 and 2."""
-    base = _base(root, "table1")
+    base = _base(cfg, "table1")
     d = tmp_path_factory.mktemp("gao_t1")
     return [
         _run(
@@ -52,10 +43,8 @@ def table1_runs(
 
 
 @pytest.fixture(scope="module")
-def table2_runs(
-    root: Path, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory
-) -> list[Path]:
-    base = _base(root, "table2")
+def table2_runs(cfg: dict, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    base = _base(cfg, "table2")
     d = tmp_path_factory.mktemp("gao_t2")
     return [
         _run(ns_binary, "chain", d / g, {**base, "gateway": g, "duration": 4})
@@ -65,11 +54,11 @@ def table2_runs(
 
 @pytest.fixture(scope="module")
 def poisson_runs(
-    root: Path, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory
+    cfg: dict, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> list[Path]:
     """Simulation 1, 100 s measured after 10 s: F = 600 with flow 4 at 0.4 r and 1.2 r, and
     F = 1200 with flow 4 at 0.4 r (Protocol I)."""
-    base = _base(root, "fig02")
+    base = _base(cfg, "fig02")
     d = tmp_path_factory.mktemp("gao_p")
     points = [(g, s4, 600) for g in ("protocol1", "protocol2") for s4 in (0.4, 1.2)]
     return [
@@ -311,7 +300,7 @@ def test_claim_fig3_on_synthetic_rates() -> None:
     ],
 )
 def test_bad_parameters_stop_the_run(
-    root: Path,
+    cfg: dict,
     ns_binary: Path,
     tmp_path: Path,
     family: str,
@@ -319,33 +308,33 @@ def test_bad_parameters_stop_the_run(
     change: dict,
     message: str,
 ) -> None:
-    params = {**_base(root, experiment), **change}
+    params = {**_base(cfg, experiment), **change}
     with pytest.raises(nsrun.NsRunError, match="failed") as e:
         nsrun.run(ns_binary, ccr.tcl_script("gao", family), tmp_path / "run", params)
     assert message in str(e.value)
 
 
-def test_config_rejects_negative_rate(root: Path) -> None:
+def test_config_rejects_negative_rate(cfg: dict) -> None:
     """Before any run: a negative default (even one every experiment overrides) and a
     negative swept rate of flow 4, each named by its config path."""
-    cfg = _cfg(root)
-    cfg["gao"]["parameters"]["udp_rate"]["value"] = -3e6
+    bad = copy.deepcopy(cfg)
+    bad["gao"]["parameters"]["udp_rate"]["value"] = -3e6
     with pytest.raises(
         ccr.ConfigError, match=r"gao\.parameters\.udp_rate' = -3000000.0: must be a number > 0"
     ):
-        ccr.validate(cfg)
-    cfg = _cfg(root)
-    cfg["gao"]["experiments"]["fig02"]["fidelity"]["paper"]["sweep"]["s4"] = [0.5, -0.1]
+        ccr.validate(bad)
+    bad = copy.deepcopy(cfg)
+    bad["gao"]["experiments"]["fig02"]["fidelity"]["paper"]["sweep"]["s4"] = [0.5, -0.1]
     with pytest.raises(
         ccr.ConfigError, match=r"gao\.experiments\.fig02\.fidelity\.paper\.sweep\.s4' = -0.1"
     ):
-        ccr.validate(cfg)
+        ccr.validate(bad)
 
 
-def test_drr_reference_is_fair(root: Path, ns_binary: Path, tmp_path: Path) -> None:
+def test_drr_reference_is_fair(cfg: dict, ns_binary: Path, tmp_path: Path) -> None:
     """DRR (stock ns-2) with one UDP flow at 3 Mb/s and 32 TCP flows on 2 Mb/s gives every
     flow 2/33 Mb/s: the 33 sources sit in distinct hash buckets."""
-    base = _base(root, "fig03")
+    base = _base(cfg, "fig03")
     d = _run(
         ns_binary,
         "chain",

@@ -17,15 +17,6 @@ from analysis import misra, nsio, nsrun
 
 
 @pytest.fixture(scope="module")
-def cfg(root: Path) -> dict:
-    files = [
-        root / "config" / "config.yaml",
-        *sorted((root / "config" / "experiments").glob("*.yaml")),
-    ]
-    return ccr.load(files)
-
-
-@pytest.fixture(scope="module")
 def base(cfg: dict) -> dict:
     """Experiment A, set 1, as the paper fidelity runs it (C = 5 Mb/s)."""
     return dict(ccr.runs(cfg, "misra", "expa_s1", "paper")[0].params)

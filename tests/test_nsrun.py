@@ -13,12 +13,7 @@ SCRIPT = ccr.tcl_script("floyd1991", "gateways")
 
 
 @pytest.fixture(scope="module")
-def params(root: Path) -> dict:
-    files = [
-        root / "config" / "config.yaml",
-        *sorted((root / "config" / "experiments").glob("*.yaml")),
-    ]
-    cfg = ccr.load(files)
+def params(cfg: dict) -> dict:
     p = dict(ccr.runs(cfg, "floyd1991", "fig02", "smoke")[0].params)
     p.update(duration=20, period=10)
     return p

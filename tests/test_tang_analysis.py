@@ -12,15 +12,6 @@ from analysis.compare import load_originals
 
 
 @pytest.fixture(scope="module")
-def cfg(root: Path) -> dict:
-    files = [
-        root / "config" / "config.yaml",
-        *sorted((root / "config" / "experiments").glob("*.yaml")),
-    ]
-    return ccr.load(files)
-
-
-@pytest.fixture(scope="module")
 def runs(cfg: dict, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """Experiment 1 (emulated Dummynet), FAST first and Reno first, 20 s."""
     out = []

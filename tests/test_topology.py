@@ -122,14 +122,9 @@ def test_read_network_names_what_is_missing(tmp_path: Path) -> None:
         topo.read_network(tmp_path)
 
 
-def test_a_run_records_its_network(ns_binary: Path, root: Path, tmp_path: Path) -> None:
+def test_a_run_records_its_network(ns_binary: Path, cfg: dict, tmp_path: Path) -> None:
     """Floyd's network with n = 2: 4 gateways in a chain (2 congested links and the link
     between them), 3 connections, each with a source and a sink host."""
-    files = [
-        root / "config" / "config.yaml",
-        *sorted((root / "config" / "experiments").glob("*.yaml")),
-    ]
-    cfg = ccr.load(files)
     p = dict(ccr.runs(cfg, "floyd1991", "fig03", "smoke")[0].params)
     p.update(n=2, duration=2, period=1)
     out = tmp_path / "run"
