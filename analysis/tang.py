@@ -137,6 +137,8 @@ def window_table(run_dirs: Sequence[Path]) -> pd.DataFrame:
 
 # the RED ramps of links 1/3 and 2, carried with the traces (Figure 11's claim scales by them)
 RED_RAMPS = ("bmin13", "bmax13", "bmin2", "bmax2")
+#: Link rates (bit/s) carried along in the traces (utilisation of the traced links).
+LINK_RATES = ("bw1", "bw2")
 
 
 def traces(run_dirs: Sequence[Path]) -> pd.DataFrame:
@@ -168,10 +170,10 @@ def traces(run_dirs: Sequence[Path]) -> pd.DataFrame:
             [q[["t", "link", "kind", "qlen", "q_ewma", "mbps"]], lk[["t", "link", "kind", "mbps"]]],
             ignore_index=True,
         )
-        for k in (*KEYS, *RED_RAMPS):
+        for k in (*KEYS, *RED_RAMPS, *LINK_RATES):
             tr[k] = p[k]
         frames.append(tr)
-    cols = ["t", "link", "kind", "qlen", "q_ewma", "mbps", *KEYS, *RED_RAMPS]
+    cols = ["t", "link", "kind", "qlen", "q_ewma", "mbps", *KEYS, *RED_RAMPS, *LINK_RATES]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=cols)
 
 
@@ -424,6 +426,14 @@ def shifting(tr: pd.DataFrame) -> tuple[float, int]:
     state = state[state.index >= 0.1 * state.index.max()]
     frac = float(state.mean()) if len(state) else float("nan")
     return frac, int((state.diff().abs() > 0).sum())
+
+
+def second_half_utilisation(tr: pd.DataFrame, link: int) -> float:
+    """Mean utilisation of link 1 or 2 over the second half of a trace (its throughput bins
+    over the link's rate)."""
+    d = tr[(tr["kind"] == "throughput") & (tr["link"] == link)]
+    d = d[d["t"] > d["t"].max() / 2]
+    return float(d["mbps"].mean() * 1e6 / d[f"bw{link}"].iloc[0])
 
 
 def _window_traces(tr: pd.DataFrame, first: str, link: int, col: str) -> float:

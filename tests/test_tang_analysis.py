@@ -160,3 +160,21 @@ def test_shifting_counts_states_and_switches() -> None:
     frac, switches = tang.shifting(pd.DataFrame(rows))
     assert switches == 4
     assert frac == pytest.approx(30 / 91)
+
+
+def test_second_half_utilisation() -> None:
+    """Link 1 (100 Mb/s) carries 50 Mb/s for t <= 5 s and 90 Mb/s after: the second half of a
+    10-s trace (t > 5) averages 90 Mb/s, utilisation 0.9."""
+    t = np.arange(1.0, 11.0)
+    rows = [
+        {
+            "t": x,
+            "link": 1,
+            "kind": "throughput",
+            "mbps": 50.0 if x <= 5 else 90.0,
+            "bw1": 100e6,
+            "bw2": 150e6,
+        }
+        for x in t
+    ]
+    assert tang.second_half_utilisation(pd.DataFrame(rows), 1) == pytest.approx(0.9)

@@ -212,9 +212,11 @@ def draw(
         tr = pd.read_csv(traces)
         f = fig11(tr)
         frac, switches = tang.shifting(tr)
+        u1 = tang.second_half_utilisation(tr, 1)
         caption = (
             f"{caption} Links 1 and 3 lead (scaled by their RED ramp) {100 * frac:.0f} % of the "
-            f"time after the first 10 %, {switches} switches."
+            f"time after the first 10 %, {switches} switches; link-1 utilisation over the "
+            f"second half {u1:.2f}."
         )
     elif fig == "fig13":
         f = fig13(pd.read_csv(tidy))
