@@ -2,8 +2,16 @@
 
 One function computes the verdicts; the same rows feed the console table, the LaTeX
 tables of the report and ``paper/generated/diff.csv`` (columns
-``paper,key,source,published,regenerated,unit,tolerance,verdict``, verdict one of
+``paper,key,source,published,regenerated,unit,tolerance,verdict,class``, verdict one of
 ``ok``, ``off``, ``missing``).
+
+Every published number has a class (``CLASSES``): only ``published-result`` and
+``published-analytical`` rows are the papers' results; stated parameters echoed from our
+config, values we derived from the papers' equations and numbers used to calibrate an
+unstated parameter are shown but never counted as reproduced (``COUNTED``).
+
+A bound the paper states ("more than X", "at most Y") and a stated range are never widened
+by a tolerance: a strict bound passes only strictly beyond it.
 
 Regenerated numbers come from ``numbers-*.csv`` files (columns ``key,value``) that the
 analysis steps write under ``paper/generated/<paper>/``.
@@ -35,8 +43,19 @@ DIFF_COLUMNS = [
     "unit",
     "tolerance",
     "verdict",
+    "class",
 ]
 VERDICTS = ("ok", "off", "missing")
+CLASSES = (
+    "published-result",
+    "published-analytical",
+    "calibrated",
+    "stated-parameter",
+    "derived",
+)
+#: the classes that are the papers' own results: the only ones the headline counts
+COUNTED = ("published-result", "published-analytical")
+BOUNDS = ("lower_bound", "upper_bound")
 
 
 @dataclass(frozen=True)
@@ -48,15 +67,21 @@ class Published:
     source: str
     kind: str
     tolerance: dict[str, float]
+    cls: str = "published-result"
+    strict: bool = False
 
     def tolerance_text(self) -> str:
         if self.kind == "bool":
             return "exact"
+        if self.kind in BOUNDS:
+            return "strict bound" if self.strict else "bound"
+        if self.kind == "range":
+            return "range"
         ((how, amount),) = self.tolerance.items()
         return f"{how} {amount:g}"
 
     def allowance(self, reference: float) -> float:
-        if self.kind == "bool":
+        if self.kind in ("bool", "range", *BOUNDS):
             return 0.0
         if "abs" in self.tolerance:
             return float(self.tolerance["abs"])
@@ -73,9 +98,10 @@ class Row:
     unit: str
     tolerance: str
     verdict: str
+    cls: str
 
     def as_list(self) -> list[str]:
-        return [getattr(self, c) for c in DIFF_COLUMNS]
+        return [getattr(self, "cls" if c == "class" else c) for c in DIFF_COLUMNS]
 
 
 def load_originals(path: Path) -> list[Published]:
@@ -83,6 +109,11 @@ def load_originals(path: Path) -> list[Published]:
     paper = doc["paper"]
     out = []
     for e in doc.get("numbers", []):
+        if e.get("class") not in CLASSES:
+            raise ValueError(
+                f"{path}: number '{e.get('key')}' has class {e.get('class')!r}; "
+                f"one of {', '.join(CLASSES)} is required"
+            )
         out.append(
             Published(
                 paper=paper,
@@ -92,6 +123,8 @@ def load_originals(path: Path) -> list[Published]:
                 source=str(e.get("source", "")),
                 kind=e.get("kind", "value"),
                 tolerance=dict(e.get("tolerance", {})),
+                cls=e["class"],
+                strict=bool(e.get("strict", False)),
             )
         )
     return out
@@ -142,9 +175,9 @@ def verdict(pub: Published, regenerated: str | None) -> str:
     ref = float(pub.published)  # type: ignore[arg-type]
     tol = pub.allowance(ref) + _slack(ref)
     if pub.kind == "lower_bound":
-        return "ok" if x >= ref - tol else "off"
+        return "ok" if (x > ref if pub.strict else x >= ref - tol) else "off"
     if pub.kind == "upper_bound":
-        return "ok" if x <= ref + tol else "off"
+        return "ok" if (x < ref if pub.strict else x <= ref + tol) else "off"
     return "ok" if abs(x - ref) <= tol else "off"
 
 
@@ -153,9 +186,9 @@ def _fmt_published(pub: Published) -> str:
     if pub.kind == "range":
         return f"[{v[0]:g}, {v[1]:g}]"  # type: ignore[index]
     if pub.kind == "lower_bound":
-        return f">{v:g}"
+        return f">{v:g}" if pub.strict else f">={v:g}"
     if pub.kind == "upper_bound":
-        return f"<{v:g}"
+        return f"<{v:g}" if pub.strict else f"<={v:g}"
     if isinstance(v, bool):
         return "true" if v else "false"
     return f"{v:g}" if isinstance(v, (int, float)) else str(v)
@@ -185,9 +218,29 @@ def diff_rows(originals: Iterable[Published], numbers: dict[tuple[str, str], str
                 unit=pub.unit,
                 tolerance=pub.tolerance_text(),
                 verdict=verdict(pub, reg),
+                cls=pub.cls,
             )
         )
     return rows
+
+
+def class_counts(rows: Iterable[Row]) -> dict[str, dict[str, int]]:
+    """{class: {verdict: count}} over ``rows``, every class and verdict present."""
+    counts = {c: dict.fromkeys(VERDICTS, 0) for c in CLASSES}
+    for r in rows:
+        counts[r.cls][r.verdict] += 1
+    return counts
+
+
+def counted_summary(rows: Sequence[Row]) -> str:
+    """One line: the papers' results (the counted classes) and what else was compared."""
+    counts = class_counts(rows)
+    parts = [
+        f"{c}: {counts[c]['ok']} ok, {counts[c]['off']} off, {counts[c]['missing']} missing"
+        for c in CLASSES
+        if sum(counts[c].values())
+    ]
+    return "; ".join(parts)
 
 
 def unknown_numbers(
@@ -196,6 +249,15 @@ def unknown_numbers(
     """Regenerated keys that match no published number (a typo in an analysis step)."""
     known = {(p.paper, p.key) for p in originals}
     return sorted(k for k in numbers if k not in known)
+
+
+def read_csv(path: Path) -> list[Row]:
+    """The rows of a diff.csv written by ``write_csv``."""
+    with path.open() as fh:
+        recs = list(csv.DictReader(fh))
+    if recs and set(recs[0]) != set(DIFF_COLUMNS):
+        raise ValueError(f"{path}: columns {sorted(recs[0])}, expected {DIFF_COLUMNS}")
+    return [Row(**{("cls" if k == "class" else k): v for k, v in r.items()}) for r in recs]
 
 
 def write_csv(rows: Sequence[Row], path: Path) -> None:
@@ -208,16 +270,15 @@ def write_csv(rows: Sequence[Row], path: Path) -> None:
 
 
 def console_table(rows: Sequence[Row]) -> str:
-    cols = ["paper", "key", "published", "regenerated", "unit", "tolerance", "verdict"]
-    table = [cols] + [[getattr(r, c) for c in cols] for r in rows]
+    cols = ["paper", "key", "published", "regenerated", "unit", "tolerance", "verdict", "class"]
+    table = [cols] + [[r.as_list()[DIFF_COLUMNS.index(c)] for c in cols] for r in rows]
     widths = [max(len(str(line[i])) for line in table) for i in range(len(cols))]
     lines = [
         "  ".join(str(v).ljust(w) for v, w in zip(line, widths, strict=True)) for line in table
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    counts = {v: sum(r.verdict == v for r in rows) for v in VERDICTS}
     lines.append("")
-    lines.append("diff: " + ", ".join(f"{counts[v]} {v}" for v in VERDICTS))
+    lines.append("diff by class: " + counted_summary(rows))
     return "\n".join(lines)
 
 
@@ -239,8 +300,18 @@ def tex_escape(s: str) -> str:
     return "".join(repl.get(c, c) for c in s)
 
 
+#: how each class is headed in the report's tables
+CLASS_HEADINGS = {
+    "published-result": "Published results (counted)",
+    "published-analytical": "Published analytical values (counted)",
+    "calibrated": "Calibrated: used to choose an unstated parameter (not counted)",
+    "stated-parameter": "Stated parameters echoed from the config (not counted)",
+    "derived": "Derived by us from the paper's equations (model checks, not counted)",
+}
+
+
 def tex_table(rows: Sequence[Row]) -> str:
-    """A longtable of one paper's rows."""
+    """A longtable of one paper's rows, grouped by class (the counted classes first)."""
     mark = {"ok": r"\textsc{ok}", "off": r"\textbf{off}", "missing": r"\textit{missing}"}
     out = [
         r"\begin{longtable}{@{}p{0.36\linewidth}rrlll@{}}",
@@ -248,10 +319,32 @@ def tex_table(rows: Sequence[Row]) -> str:
         r"key & published & regenerated & unit & tolerance & verdict \\",
         r"\midrule\endhead",
     ]
-    for r in rows:
-        cells = [r.key, r.published, r.regenerated, r.unit, r.tolerance]
-        out.append(" & ".join(tex_escape(c) for c in cells) + f" & {mark[r.verdict]} \\\\")
+    for cls in CLASSES:
+        mine = [r for r in rows if r.cls == cls]
+        if not mine:
+            continue
+        out.append(f"\\multicolumn{{6}}{{@{{}}l}}{{\\emph{{{CLASS_HEADINGS[cls]}}}}} \\\\")
+        for r in mine:
+            cells = [r.key, r.published, r.regenerated, r.unit, r.tolerance]
+            out.append(" & ".join(tex_escape(c) for c in cells) + f" & {mark[r.verdict]} \\\\")
     out += [r"\bottomrule", r"\end{longtable}", ""]
+    return "\n".join(out)
+
+
+def tex_summary(rows: Sequence[Row]) -> str:
+    """A small table: ok / off / missing per class; the counted classes first."""
+    counts = class_counts(rows)
+    out = [
+        r"\begin{tabular}{@{}lrrr@{}}",
+        r"\toprule class & ok & off & missing \\ \midrule",
+    ]
+    for cls in CLASSES:
+        c = counts[cls]
+        if not sum(c.values()):
+            continue
+        name = tex_escape(cls) + (" (counted)" if cls in COUNTED else "")
+        out.append(f"{name} & {c['ok']} & {c['off']} & {c['missing']} \\\\")
+    out += [r"\bottomrule", r"\end{tabular}", ""]
     return "\n".join(out)
 
 
@@ -361,6 +454,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             d = a.tex_dir / paper
             d.mkdir(parents=True, exist_ok=True)
             (d / "diff.tex").write_text(tex_table([r for r in rows if r.paper == paper]))
+            (d / "summary.tex").write_text(tex_summary([r for r in rows if r.paper == paper]))
             mine = [c for c in claims if c.paper == paper]
             (d / "claims.tex").write_text(claims_tex(mine, claim_results))
         (a.tex_dir / "numbers.tex").write_text(tex_macros(originals, numbers))

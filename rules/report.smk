@@ -62,6 +62,7 @@ rule diff_tables:
         macros="paper/generated/numbers.tex",
         tex=expand("paper/generated/{paper}/diff.tex", paper=PAPERS),
         claims=expand("paper/generated/{paper}/claims.tex", paper=PAPERS),
+        summary=expand("paper/generated/{paper}/summary.tex", paper=PAPERS),
     params:
         papers=" ".join(f"--paper {p}" for p in PAPERS),
     shell:
@@ -82,11 +83,12 @@ rule report_parts:
         diff="paper/generated/diff.csv",
         nsid=NS_ID,
         config=["config/config.yaml", *sorted(str(p) for p in Path("config/experiments").glob("*.yaml"))],
-        code="analysis/report.py",
+        code=["analysis/report.py", "analysis/compare.py"],
     output:
         "paper/generated/build.tex",
         "paper/generated/deviations.tex",
         "paper/generated/papers.tex",
+        "paper/generated/summary.tex",
         expand("paper/generated/{paper}/assumptions.tex", paper=PAPERS),
     params:
         papers=" ".join(PAPERS),

@@ -7,8 +7,8 @@ from analysis import compare
 from analysis.compare import Published
 
 
-def pub(kind: str, published: object, tol: dict | None = None) -> Published:
-    return Published("floyd1991", "k", published, "u", "Sec 1", kind, tol or {})
+def pub(kind: str, published: object, tol: dict | None = None, strict: bool = False) -> Published:
+    return Published("floyd1991", "k", published, "u", "Sec 1", kind, tol or {}, strict=strict)
 
 
 @pytest.mark.parametrize(
@@ -19,13 +19,18 @@ def pub(kind: str, published: object, tol: dict | None = None) -> Published:
         ("value", -2, {"rel": 0.5}, "-1", "ok"),  # allowance uses |published|
         ("value", 0.5, {"abs": 0.001}, "0.4995", "ok"),
         ("value", 0.5, {"abs": 0.001}, "0.502", "off"),
-        ("lower_bound", 5000, {"rel": 0.1}, "4500", "ok"),
-        ("lower_bound", 5000, {"rel": 0.1}, "4499", "off"),
-        ("lower_bound", 5000, {"rel": 0.1}, "90000", "ok"),
-        ("upper_bound", 10, {"abs": 1}, "11", "ok"),
-        ("upper_bound", 10, {"abs": 1}, "11.5", "off"),
-        ("range", [11, 25], {"abs": 1}, "10", "ok"),
-        ("range", [11, 25], {"abs": 1}, "26.5", "off"),
+        # a stated bound is never widened: a tolerance given anyway is ignored
+        ("lower_bound", 5000, {"rel": 0.1}, "4500", "off"),
+        ("lower_bound", 5000, {}, "4999.9", "off"),
+        ("lower_bound", 5000, {}, "5000", "ok"),  # 'at least 5000'
+        ("lower_bound", 5000, {}, "90000", "ok"),
+        ("upper_bound", 10, {"abs": 1}, "10.5", "off"),
+        ("upper_bound", 10, {}, "10", "ok"),  # 'at most 10'
+        ("upper_bound", 0.05, {}, "0.06", "off"),  # 'within 5 %' fails at 6 %
+        ("upper_bound", 0.03, {}, str(0.01 + 0.02), "ok"),  # float slack at the bound
+        ("range", [11, 25], {"abs": 1}, "10", "off"),
+        ("range", [11, 25], {}, "11", "ok"),
+        ("range", [11, 25], {}, "25.5", "off"),
         ("bool", True, None, "true", "ok"),
         ("bool", True, None, "false", "off"),
         ("value", 1, {"abs": 0}, "", "missing"),
@@ -37,10 +42,59 @@ def test_verdict(kind: str, published: object, tol: dict, value: str | None, exp
     assert compare.verdict(pub(kind, published, tol), value) == expect
 
 
+@pytest.mark.parametrize(
+    ("kind", "published", "value", "expect"),
+    [
+        ("lower_bound", 0.95, "0.95", "off"),  # 'more than 95 %' fails at 95 %
+        ("lower_bound", 0.95, "0.94", "off"),
+        ("lower_bound", 0.95, "0.9501", "ok"),
+        ("lower_bound", 5000, "5000", "off"),  # 'more than 5000 packets'
+        ("upper_bound", 1.0, "1.0", "off"),  # 'below r' fails at r
+        ("upper_bound", 1.0, "0.999", "ok"),
+    ],
+)
+def test_strict_bound(kind: str, published: float, value: str, expect: str) -> None:
+    assert compare.verdict(pub(kind, published, strict=True), value) == expect
+    assert pub(kind, published, strict=True).tolerance_text() == "strict bound"
+
+
+def test_class_counts_count_every_class() -> None:
+    def row(cls: str, verdict: str) -> compare.Row:
+        return compare.Row("gao", "k", "s", "1", "1", "", "abs 0", verdict, cls)
+
+    rows = [
+        row("published-result", "ok"),
+        row("published-result", "off"),
+        row("published-analytical", "missing"),
+        row("stated-parameter", "ok"),
+        row("derived", "ok"),
+        row("calibrated", "ok"),
+    ]
+    counts = compare.class_counts(rows)
+    assert counts["published-result"] == {"ok": 1, "off": 1, "missing": 0}
+    assert counts["published-analytical"] == {"ok": 0, "off": 0, "missing": 1}
+    assert counts["calibrated"]["ok"] == 1
+    # the counted classes are only the papers' own results
+    assert sum(counts[c]["ok"] for c in compare.COUNTED) == 1
+    tex = compare.tex_summary(rows)
+    assert "published-result (counted) & 1 & 1 & 0" in tex
+    assert "calibrated & 1 & 0 & 0" in tex
+
+
+def test_load_originals_requires_a_class(tmp_path: Path) -> None:
+    f = tmp_path / "gao.yaml"
+    f.write_text(
+        "paper: gao\nnumbers:\n  - {key: a, published: 1, unit: '', source: s, kind: value,"
+        " tolerance: {abs: 0}, tolerance_reason: r}\n"
+    )
+    with pytest.raises(ValueError, match="class"):
+        compare.load_originals(f)
+
+
 def test_rows_csv_and_unknown_keys(tmp_path: Path) -> None:
     originals = [
         Published("floyd1991", "a", 24, "packets", "Sec 4", "value", {"abs": 1}),
-        Published("floyd1991", "b", 5000, "packets", "Sec 4", "lower_bound", {"rel": 0.1}),
+        Published("floyd1991", "b", 5000, "packets", "Sec 4", "lower_bound", {}, strict=True),
     ]
     numbers = {("floyd1991", "a"): "24", ("floyd1991", "zzz"): "1"}
     rows = compare.diff_rows(originals, numbers)
@@ -53,7 +107,11 @@ def test_rows_csv_and_unknown_keys(tmp_path: Path) -> None:
         recs = list(csv.DictReader(fh))
     assert list(recs[0]) == compare.DIFF_COLUMNS
     assert recs[0]["tolerance"] == "abs 1" and recs[1]["regenerated"] == ""
-    assert compare.console_table(rows).splitlines()[-1] == "diff: 1 ok, 0 off, 1 missing"
+    assert recs[0]["class"] == "published-result"
+    assert compare.read_csv(out) == rows
+    assert compare.console_table(rows).splitlines()[-1] == (
+        "diff by class: published-result: 1 ok, 0 off, 1 missing"
+    )
 
 
 def test_load_numbers_rejects_duplicates(tmp_path: Path) -> None:
@@ -76,6 +134,8 @@ def test_real_originals_pass_against_themselves(root: Path) -> None:
             v = p.published
             if p.kind == "range":
                 v = v[0]  # type: ignore[index]
+            if p.strict:  # 'more than X' holds just beyond X, not at it
+                v = v + 1e-6 * max(1, abs(v)) * (1 if p.kind == "lower_bound" else -1)  # type: ignore[operator]
             text = ("true" if v else "false") if isinstance(v, bool) else str(v)
             assert compare.verdict(p, text) == "ok", (f.name, p.key)
 

@@ -91,6 +91,7 @@ def _minimal() -> dict[str, Any]:
                 "unit": "packets",
                 "source": "Sec 3",
                 "kind": "value",
+                "class": "stated-parameter",
                 "tolerance": {"abs": 0},
                 "tolerance_reason": "stated configuration fact",
             },
@@ -100,8 +101,8 @@ def _minimal() -> dict[str, Any]:
                 "unit": "packets",
                 "source": "Sec 4.5",
                 "kind": "range",
-                "tolerance": {"abs": 3},
-                "tolerance_reason": "integer counts",
+                "class": "published-result",
+                "tolerance_reason": "a stated range",
             },
             {
                 "key": "fig10_11.avg_ratio_n10_gt_1",
@@ -109,7 +110,18 @@ def _minimal() -> dict[str, Any]:
                 "unit": "bool",
                 "source": "Figs 10-11",
                 "kind": "bool",
+                "class": "published-result",
                 "tolerance_reason": "boolean claim: exact",
+            },
+            {
+                "key": "fig2.packets_first_50s_n5",
+                "published": 5000,
+                "unit": "packets",
+                "source": "Sec 4.5",
+                "kind": "lower_bound",
+                "strict": True,
+                "class": "published-result",
+                "tolerance_reason": "'more than 5000'",
             },
         ],
         "claims": [{"key": "cor4.formula", "statement": "p = 1/2", "source": "Cor 4"}],
@@ -148,6 +160,12 @@ BROKEN: dict[str, tuple[int, str, Any]] = {
     "missing_reason": (0, "tolerance_reason", None),
     "missing_source": (0, "source", None),
     "extra_field": (0, "value", 60),
+    "missing_class": (0, "class", None),
+    "unknown_class": (0, "class", "reproduced"),
+    "range_with_tolerance": (1, "tolerance", {"abs": 3}),
+    "bound_with_tolerance": (3, "tolerance", {"rel": 0.1}),
+    "bound_without_strict": (3, "strict", None),
+    "strict_on_a_value": (0, "strict", True),
 }
 
 
@@ -173,3 +191,21 @@ def test_broken_document_level_rejected(validator: Draft202012Validator) -> None
     claim_with_note["claims"][0]["note"] = "not allowed"
     for doc in (unknown_paper, extra_top, no_claims, claim_with_note):
         assert _errors(validator, doc) != []
+
+
+def test_calibrated_rows_match_calibrated_parameters(cfg: dict) -> None:
+    """A published number used to choose an unstated parameter is class `calibrated`, and the
+    parameter says so: every parameter with status `calibrated` names the rows it was fitted
+    to (`calibrated_to`), each of class `calibrated`, and every `calibrated` row is named by
+    some parameter."""
+    named: set[tuple[str, str]] = set()
+    for paper in PAPERS:
+        for name, decl in cfg[paper]["parameters"].items():
+            if isinstance(decl, dict) and decl.get("status") == "calibrated":
+                assert decl.get("calibrated_to"), f"{paper}.{name}: calibrated_to is empty"
+                named |= {(paper, k) for k in decl["calibrated_to"]}
+    rows = {(p.stem, e["key"]): e["class"] for p in FILES for e in _load(p)["numbers"]}
+    unknown = sorted(k for k in named if k not in rows)
+    assert unknown == [], "calibrated_to names rows the originals do not have"
+    assert sorted(k for k in named if rows[k] != "calibrated") == []
+    assert sorted(k for k, c in rows.items() if c == "calibrated" and k not in named) == []
