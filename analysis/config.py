@@ -224,6 +224,49 @@ def assumed(config: dict, paper: str) -> list[tuple[str, object, str, str]]:
     ]
 
 
+@dataclass(frozen=True)
+class Override:
+    """A value one experiment (or one fidelity level of it) runs with instead of the
+    paper-wide default (or instead of the value at ``paper`` fidelity)."""
+
+    experiment: str
+    name: str
+    default: object
+    value: object
+    where: str  # "experiment" or the fidelity level, e.g. "quick"
+
+
+def overrides(config: dict, paper: str, fidelity: str) -> list[Override]:
+    """Every per-experiment value that differs from the paper-wide default, and every value
+    (and seed count) that the fidelity level ``fidelity`` changes against the ``paper``
+    level, in config order."""
+    pconf = config[paper]
+    defaults = {k: p["value"] for k, p in pconf["parameters"].items()}
+    out: list[Override] = []
+    for name, exp in pconf["experiments"].items():
+        own = dict(exp.get("set", {}))
+        for k, v in own.items():
+            if k not in defaults or defaults[k] != v:
+                out.append(Override(name, k, defaults.get(k), v, "experiment"))
+        if fidelity == "paper":
+            continue
+        ref, level = exp["fidelity"]["paper"], exp["fidelity"][fidelity]
+        at_paper = {**defaults, **own, **ref.get("set", {})}
+        for k, v in level.get("set", {}).items():
+            if at_paper.get(k) != v:
+                out.append(Override(name, k, at_paper.get(k), v, fidelity))
+        if len(level["seeds"]) != len(ref["seeds"]):
+            out.append(
+                Override(
+                    name, "seeds (runs per point)", len(ref["seeds"]), len(level["seeds"]), fidelity
+                )
+            )
+        for k, values in level.get("sweep", {}).items():
+            if values != ref.get("sweep", {}).get(k, values):
+                out.append(Override(name, f"{k} (sweep)", ref["sweep"][k], values, fidelity))
+    return out
+
+
 def load(paths: list[Path]) -> dict:
     """Merge YAML files (later keys win at the top level), as Snakemake's configfile does."""
     config: dict = {}

@@ -90,6 +90,7 @@ rule report_parts:
         "paper/generated/papers.tex",
         "paper/generated/summary.tex",
         expand("paper/generated/{paper}/assumptions.tex", paper=PAPERS),
+        expand("paper/generated/{paper}/overrides.tex", paper=PAPERS),
     params:
         papers=" ".join(PAPERS),
     shell:
