@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -118,6 +119,95 @@ def _type_ok(t: tuple[str, ...], v: object) -> tuple[bool, str]:
     return checks[kind]
 
 
+# Limits between parameters: the experiment scripts' own ccr::require checks (which stay,
+# for runs started by hand), here so that an impossible combination stops the workflow
+# before any run. (paper, family) -> [(name, condition, message with {key} fields)].
+Limit = tuple[str, Callable[[dict], bool], str]
+_WINDOW: list[Limit] = [
+    ("warmup<duration", lambda p: p["warmup"] < p["duration"],
+     "warmup ({warmup}) must be below duration ({duration})"),
+    ("sample_interval<=window", lambda p: p["sample_interval"] <= p["duration"] - p["warmup"],
+     "sample_interval ({sample_interval}) must not exceed the window duration - warmup "
+     "({duration} - {warmup})"),
+]  # fmt: skip
+_RED: Limit = (
+    "red_thresh<red_maxthresh", lambda p: p["red_thresh"] < p["red_maxthresh"],
+    "red_thresh ({red_thresh}) must be below red_maxthresh ({red_maxthresh})",
+)  # fmt: skip
+LIMITS: dict[tuple[str, str], list[Limit]] = {
+    ("floyd1991", "gateways"): [
+        _RED,
+        ("period<=duration", lambda p: p["period"] <= p["duration"],
+         "period ({period}) must not exceed duration ({duration})"),
+    ],
+    ("gao", "chain"): [
+        _RED,
+        ("low<high<buffer", lambda p: 0 <= p["low"] < p["high"] < p["buffer"],
+         "Protocol I/II markers need 0 <= low < high < buffer (low {low}, high {high}, "
+         "buffer {buffer})"),
+        _WINDOW[0],
+        ("pkt_size>40", lambda p: p["pkt_size"] > 40,
+         "pkt_size ({pkt_size}) must exceed the 40-byte TCP/IP header"),
+        ("path_delay>=links*link_delay", lambda p: p["path_delay"] >= p["links"] * p["link_delay"],
+         "path_delay ({path_delay}) is shorter than the delay of the congested links, links x "
+         "link_delay ({links} x {link_delay})"),
+    ],
+    ("gao", "poisson"): [
+        ("L<H<F", lambda p: 0 <= p["L"] < p["F"] // p["H_div"] < p["F"],
+         "markers need 0 <= L < H < F with H = floor(F / H_div) (L {L}, F {F}, H_div {H_div})"),
+        ("sim1_warmup<duration", lambda p: p["sim1_warmup"] < p["duration"],
+         "sim1_warmup ({sim1_warmup}) must be below duration ({duration})"),
+    ],
+    ("akella2002", "dumbbell"): [
+        ("n>=2", lambda p: p["n"] >= 2, "n = {n}: the TCP game needs at least 2 flows"),
+        *_WINDOW,
+        ("start_max<warmup", lambda p: p["start_max"] < p["warmup"],
+         "start_max ({start_max}) must be below warmup ({warmup}): every flow must run in "
+         "the whole window"),
+    ],
+    ("misra", "dumbbell"): [
+        ("alpha<beta", lambda p: p["alpha"] < p["beta"],
+         "alpha ({alpha}) must be below beta ({beta}): the decrease must outgrow the increase"),
+        ("beta=1->c2<1", lambda p: p["beta"] != 1 or p["c2"] < 1,
+         "c2 ({c2}) must be below 1 when beta = 1"),
+        ("min_th<max_th", lambda p: 0 < p["min_th"] + p["flows"] * p["min_th_per_flow"]
+         < p["max_th"] + p["flows"] * p["max_th_per_flow"],
+         "ORED thresholds need 0 < min_th + flows x min_th_per_flow < max_th + flows x "
+         "max_th_per_flow (flows {flows}: min {min_th} + {min_th_per_flow}, max {max_th} + "
+         "{max_th_per_flow})"),
+        ("max_th<buffer", lambda p: p["max_th"] + p["flows"] * p["max_th_per_flow"] < p["buffer"],
+         "ORED max threshold max_th + flows x max_th_per_flow ({max_th} + {flows} x "
+         "{max_th_per_flow}) must be below the buffer ({buffer} packets)"),
+        ("q_weight<=1", lambda p: p["q_weight"] <= 1, "q_weight ({q_weight}) must be <= 1"),
+        *_WINDOW,
+    ],
+    ("tang", "chain"): [
+        ("bmin13<bmax13", lambda p: p["bmin13"] < p["bmax13"],
+         "bmin13 ({bmin13}) must be below bmax13 ({bmax13}) (RED, links 1 and 3)"),
+        ("bmin2<bmax2", lambda p: p["bmin2"] < p["bmax2"],
+         "bmin2 ({bmin2}) must be below bmax2 ({bmax2}) (RED, link 2)"),
+        ("offset<duration", lambda p: p["offset"] < p["duration"],
+         "offset ({offset}) must be below duration ({duration})"),
+        ("measure_from<duration", lambda p: p["measure_from"] < p["duration"],
+         "measure_from ({measure_from}) must be below duration ({duration})"),
+        ("sample<=duration", lambda p: p["sample"] <= p["duration"],
+         "sample ({sample}) must not exceed duration ({duration})"),
+        ("fast_gamma<=1", lambda p: p["fast_gamma"] <= 1, "fast_gamma ({fast_gamma}) must be <= 1"),
+        ("red:buffer>b_max", lambda p: p["aqm"] != "red" or (
+            p["buf1"] > p["bmax13"] and p["buf2"] > p["bmax2"] and p["buf3"] > p["bmax13"]),
+         "with aqm = red every buffer must exceed its link's b_max (buf1 {buf1}, buf3 {buf3} "
+         "vs bmax13 {bmax13}; buf2 {buf2} vs bmax2 {bmax2})"),
+    ],
+}  # fmt: skip
+
+
+def check_limits(paper: str, family: str, params: dict, where: str) -> None:
+    """The limits between one run's parameters (LIMITS); raise ConfigError naming them."""
+    for _name, ok, message in LIMITS.get((paper, family), []):
+        if not ok(params):
+            raise ConfigError(f"config: '{where}': " + message.format(**params))
+
+
 def check_params(
     paper: str, experiment: str, family: str, params: dict, origin: dict | None = None
 ) -> None:
@@ -143,6 +233,7 @@ def check_params(
             f"config: '{paper}.experiments.{experiment}': missing parameter(s) "
             + ", ".join(missing)
         )
+    check_limits(paper, family, params, f"{paper}.experiments.{experiment}")
 
 
 def run_id(point: dict, seed: int) -> str:

@@ -99,3 +99,70 @@ def test_snakemake_stops_before_running(root: Path, tmp_path: Path) -> None:
     assert p.returncode != 0
     assert "'fidelity' = 'fast' is not allowed" in p.stderr
     assert "Job stats" not in p.stdout + p.stderr
+
+
+# one violation per limit between parameters (analysis.config.LIMITS): the values to set
+VIOLATIONS = {
+    "red_thresh<red_maxthresh": {"red_thresh": 40, "red_maxthresh": 20},
+    "period<=duration": {"period": 200, "duration": 100},
+    "low<high<buffer": {"low": 30, "high": 20},
+    "warmup<duration": {"warmup": 100, "duration": 100, "start_max": 1},
+    "pkt_size>40": {"pkt_size": 40},
+    "path_delay>=links*link_delay": {"path_delay": 0.001, "link_delay": 0.01},
+    "L<H<F": {"L": 1000},
+    "sim1_warmup<duration": {"sim1_warmup": 50, "duration": 40},
+    "n>=2": {"n": 1},
+    "sample_interval<=window": {"sample_interval": 50, "warmup": 60, "duration": 100},
+    "start_max<warmup": {"start_max": 30, "warmup": 20, "duration": 100},
+    "alpha<beta": {"alpha": 0.9, "beta": 0.5},
+    "beta=1->c2<1": {"beta": 1, "c2": 1, "alpha": 0.5},
+    "min_th<max_th": {"min_th": 50, "min_th_per_flow": 0, "max_th": 40, "max_th_per_flow": 0},
+    "max_th<buffer": {"max_th": 500, "max_th_per_flow": 0, "buffer": 400},
+    "q_weight<=1": {"q_weight": 1.5},
+    "bmin13<bmax13": {"bmin13": 90, "bmax13": 80},
+    "bmin2<bmax2": {"bmin2": 90, "bmax2": 80},
+    "offset<duration": {"offset": 100, "duration": 100},
+    "measure_from<duration": {"measure_from": 100, "duration": 100},
+    "sample<=duration": {"sample": 200, "duration": 100},
+    "fast_gamma<=1": {"fast_gamma": 1.5},
+    "red:buffer>b_max": {"aqm": "red", "buf2": 10, "bmin2": 1, "bmax2": 20},
+}
+
+
+def _run_of_family(cfg: dict, paper: str, family: str) -> tuple[str, dict]:
+    for name, exp in cfg[paper]["experiments"].items():
+        if exp["family"] == family:
+            return name, dict(ccr.runs(cfg, paper, name, "smoke")[0].params)
+    raise AssertionError(f"no experiment of {paper} runs {family}")
+
+
+@pytest.mark.parametrize(
+    ("paper", "family", "limit"),
+    [(p, f, name) for (p, f), limits in ccr.LIMITS.items() for name, _, _ in limits],
+)
+def test_limit_between_parameters(cfg: dict, paper: str, family: str, limit: str) -> None:
+    """Each limit the experiment script checks at run time is checked before any run: a
+    shipped run passes it; the same run with the limit broken stops with this limit's
+    message, which names the parameters and their values."""
+    experiment, params = _run_of_family(cfg, paper, family)
+    ccr.check_params(paper, experiment, family, params)
+    broken = {**params, **VIOLATIONS[limit]}
+    with pytest.raises(ccr.ConfigError) as e:
+        ccr.check_params(paper, experiment, family, broken)
+    (message,) = [m for name, _, m in ccr.LIMITS[(paper, family)] if name == limit]
+    assert str(e.value) == f"config: '{paper}.experiments.{experiment}': " + message.format(
+        **broken
+    )
+
+
+def test_every_limit_has_a_test() -> None:
+    names = {name for limits in ccr.LIMITS.values() for name, _, _ in limits}
+    assert names == set(VIOLATIONS)
+
+
+def test_limit_checked_by_validate(cfg: dict) -> None:
+    def edit(c: dict) -> None:
+        c["floyd1991"]["parameters"]["red_thresh"]["value"] = 100
+
+    msg = _broken(cfg, edit)
+    assert "red_thresh (100) must be below red_maxthresh" in msg
