@@ -9,7 +9,16 @@ Every simulation rule calls this module, so a run is always executed the same wa
 * the run counts as done only if ns exits 0 and wrote a complete ``summary.json``
   (the Tcl result writer renames it into place last). Otherwise the folder is
   renamed ``<out>.failed`` so no file that looks complete is left behind, and the
-  exit status is non-zero.
+  exit status is non-zero;
+* one ns per run folder: the run holds an exclusive lock (``flock`` on
+  ``.<run>.lock`` beside the folder, inherited by ns) from before the folder is emptied
+  until it is complete or renamed. A second run of the same folder waits a few seconds
+  for the lock (an ns being killed lets go at once), then refuses, naming the holder;
+* no orphans: ns is killed when nsrun dies (``PR_SET_PDEATHSIG``), and nsrun kills ns
+  and gives up when the process named by ``$CCR_OWNER_PID`` (the Snakemake that started
+  the job; the Snakefile sets it) dies, even by ``kill -9``;
+* the time limit comes from ``--timeout`` or ``$CCR_NS_TIMEOUT_S`` (the Snakefile sets it
+  from ``ns.run_timeout_s``): it is not a rule parameter, so changing it reruns nothing.
 
 Usage::
 
@@ -19,12 +28,25 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
+import fcntl
 import json
+import os
+import select
 import shutil
+import signal
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+
+TIMEOUT_ENV = "CCR_NS_TIMEOUT_S"  # seconds an ns run may take (the Snakefile sets it)
+OWNER_ENV = "CCR_OWNER_PID"  # the process whose death ends the run (the Snakefile's)
+LOCK_WAIT_S = 10.0  # how long a second run of a folder waits for the first to let go
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 class NsRunError(RuntimeError):
@@ -48,6 +70,120 @@ def ns_identity(ns: Path) -> str:
     return "unknown"
 
 
+def lock_path(out: Path) -> Path:
+    """The lock file of a run folder (beside it: the folder itself is emptied)."""
+    return out.with_name(f".{out.name}.lock")
+
+
+@contextlib.contextmanager
+def run_lock(out: Path, wait: float | None = None) -> Iterator[int]:
+    """Hold the run folder's lock; yield its file descriptor (for ns to inherit). Wait up
+    to ``wait`` seconds (default LOCK_WAIT_S) for another holder to let go.
+
+    The lock file holds the holder's pid (for the message) and is removed on release; a
+    waiter that locked a file already removed tries again."""
+    path = lock_path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + (LOCK_WAIT_S if wait is None else wait)
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            os.close(fd)
+            if time.monotonic() >= deadline:
+                raise NsRunError(
+                    f"run folder {out} is held by another live ns run (pid {holder}, lock "
+                    f"{path}): wait for it to finish or kill it, then rerun"
+                ) from None
+            time.sleep(0.1)
+            continue
+        try:
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)  # the previous holder removed the file between our open and lock
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield fd
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        os.close(fd)
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _die_with(parent: int, libc: ctypes.CDLL) -> object:
+    """A preexec_fn: the child gets SIGKILL when ``parent`` (this process) dies."""
+
+    def preexec() -> None:
+        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            os._exit(126)
+        if os.getppid() != parent:  # died between fork and prctl
+            os._exit(126)
+
+    return preexec
+
+
+def _owner_fd() -> tuple[int, int] | None:
+    """(pid, pidfd) of the process named by $CCR_OWNER_PID; None when it is not set."""
+    raw = os.environ.get(OWNER_ENV, "").strip()
+    if not raw:
+        return None
+    pid = int(raw)
+    try:
+        return pid, os.pidfd_open(pid)
+    except ProcessLookupError:
+        raise NsRunError(
+            f"the process that started this run (${OWNER_ENV}={pid}) is gone; not starting"
+        ) from None
+
+
+def _supervise(proc: subprocess.Popen, owner: tuple[int, int] | None, timeout: float | None) -> str:
+    """Wait for ns; kill it on timeout, on the owner's death or on an interrupt. Return ''
+    or why the run did not finish."""
+    died: list[int] = []
+    wake_r, wake_w = os.pipe()
+
+    def watch(pid: int, fd: int) -> None:
+        ready, _, _ = select.select([fd, wake_r], [], [])
+        if fd in ready:
+            died.append(pid)
+            proc.kill()
+
+    watcher = None
+    if owner is not None:
+        watcher = threading.Thread(target=watch, args=owner, daemon=True)
+        watcher.start()
+    try:
+        rc = proc.wait(timeout=timeout)
+        status = f"exit status {rc}" if rc else ""
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        status = f"timeout after {timeout} s"
+    except BaseException:  # KeyboardInterrupt, SIGTERM (see main): never leave ns behind
+        proc.kill()
+        proc.wait()
+        status = "interrupted"
+    finally:
+        os.write(wake_w, b"x")
+        if watcher is not None:
+            watcher.join()
+        os.close(wake_r)
+        os.close(wake_w)
+    if died:
+        status = f"the process that started it (pid {died[0]}) died; ns killed"
+    return status
+
+
 def run(
     ns: Path,
     script: Path,
@@ -61,6 +197,24 @@ def run(
             raise ValueError(f"parameter '{reserved}' is set by nsrun, not by the config")
     if not ns.is_file():
         raise NsRunError(f"ns binary {ns} not found: build it with 'snakemake build_ns'")
+    owner = _owner_fd()
+    try:
+        with run_lock(out) as lock_fd:
+            return _run_locked(ns, script, out, params, timeout, owner, lock_fd)
+    finally:
+        if owner is not None:
+            os.close(owner[1])
+
+
+def _run_locked(
+    ns: Path,
+    script: Path,
+    out: Path,
+    params: Mapping[str, object],
+    timeout: float | None,
+    owner: tuple[int, int] | None,
+    lock_fd: int,
+) -> dict:
     failed = out.with_name(out.name + ".failed")
     for d in (out, failed):
         if d.exists():
@@ -69,18 +223,16 @@ def run(
     args = [f"{k}={format_value(v)}" for k, v in params.items()]
     args += [f"out={out}", f"ns_id={ns_identity(ns)}"]
     log = out / "ns.log"
-    try:
-        with log.open("w") as fh:
-            proc = subprocess.run(
-                [str(ns.resolve()), str(script), *args],
-                stdout=fh,
-                stderr=subprocess.STDOUT,
-                timeout=timeout,
-                check=False,
-            )
-        status = f"exit status {proc.returncode}" if proc.returncode else ""
-    except subprocess.TimeoutExpired:
-        status = f"timeout after {timeout} s"
+    with log.open("w") as fh:
+        proc = subprocess.Popen(
+            [str(ns.resolve()), str(script), *args],
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            pass_fds=(lock_fd,),  # an ns that outlives nsrun still holds the folder
+            preexec_fn=_die_with(os.getpid(), _libc()),  # noqa: PLW1509
+        )
+        status = _supervise(proc, owner, timeout)
+    summary: dict = {}
     summary_path = out / "summary.json"
     if not status:
         if not summary_path.is_file():
@@ -109,14 +261,24 @@ def _parse_kv(words: Sequence[str]) -> dict[str, str]:
     return params
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ns", type=Path, required=True)
     ap.add_argument("--script", type=Path, required=True)
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--timeout", type=float, default=None)
+    ap.add_argument(
+        "--timeout",
+        type=float,
+        default=float(os.environ[TIMEOUT_ENV]) if os.environ.get(TIMEOUT_ENV) else None,
+        help=f"seconds (default: ${TIMEOUT_ENV}, else none)",
+    )
     ap.add_argument("params", nargs="*", help="key=value")
     a = ap.parse_args(argv)
+    signal.signal(signal.SIGTERM, _interrupted)
     try:
         run(a.ns, a.script, a.out, _parse_kv(a.params), a.timeout)
     except NsRunError as e:

@@ -1,7 +1,11 @@
 """ns runs through analysis.nsrun: complete output or none that looks complete;
 key=value parsing in the Tcl library; byte-identical results for the same seed."""
 
+import contextlib
+import os
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -98,3 +102,123 @@ def test_tcl_rejects_missing_parameter(ns_binary: Path, params: dict) -> None:
 def test_tcl_rejects_bad_values(ns_binary: Path, params: dict, change: dict, message: str) -> None:
     r = _ns(ns_binary, _args(params, **change))
     assert r.returncode == 2 and message in r.stderr
+
+
+# ---- one ns per run folder, no orphans, the time limit from the environment ------------------
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(d.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _wait_for(cond, what: str, limit: float = 60) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.time() + limit
+    while not cond():
+        assert time.time() < deadline, f"gave up waiting for {what}"
+        time.sleep(0.05)
+
+
+def _nsrun_cli(
+    ns_binary: Path, out: Path, params: dict, env: dict | None = None
+) -> subprocess.Popen:
+    """A long run through the command line (as the rules call it); returns once ns runs."""
+    long = {**params, "duration": 100000, "n": 10}
+    args = [f"{k}={nsrun.format_value(v)}" for k, v in long.items()]
+    p = subprocess.Popen(
+        [sys.executable, "-m", "analysis.nsrun", "--ns", str(ns_binary), "--script", str(SCRIPT),
+         "--out", str(out), *args],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )  # fmt: skip
+    _wait_for(lambda: _children(p.pid), "ns to start")
+    return p
+
+
+def test_second_run_of_a_held_folder_refuses(ns_binary: Path, params: dict, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "ns.log").write_text("the other run's\n")
+    with nsrun.run_lock(out):
+        with pytest.raises(nsrun.NsRunError, match="held by another live ns run"):
+            with _lock_wait(0.2):
+                nsrun.run(ns_binary, SCRIPT, out, params)
+        assert (out / "ns.log").read_text() == "the other run's\n", "the folder was touched"
+    assert not nsrun.lock_path(out).exists()
+    nsrun.run(ns_binary, SCRIPT, out, params)  # free again
+    assert not nsrun.lock_path(out).exists()
+
+
+@contextlib.contextmanager
+def _lock_wait(seconds: float):  # type: ignore[no-untyped-def]
+    saved = nsrun.LOCK_WAIT_S
+    nsrun.LOCK_WAIT_S = seconds
+    try:
+        yield
+    finally:
+        nsrun.LOCK_WAIT_S = saved
+
+
+def test_ns_dies_with_nsrun(ns_binary: Path, params: dict, tmp_path: Path) -> None:
+    """kill -9 of nsrun takes its ns along (PR_SET_PDEATHSIG): the folder is free at once."""
+    out = tmp_path / "run"
+    p = _nsrun_cli(ns_binary, out, params)
+    (ns,) = _children(p.pid)
+    p.kill()
+    p.wait()
+    _wait_for(lambda: not _alive(ns), "ns to die with nsrun")
+    with nsrun.run_lock(out, wait=10):
+        pass
+
+
+def test_ns_killed_when_its_owner_dies(ns_binary: Path, params: dict, tmp_path: Path) -> None:
+    """When the process named by $CCR_OWNER_PID (the Snakemake that started the job) dies,
+    even by kill -9, nsrun kills ns and gives up: nothing goes on writing in the folder."""
+    owner = subprocess.Popen(["sleep", "600"])
+    out = tmp_path / "run"
+    p = _nsrun_cli(ns_binary, out, params, env={nsrun.OWNER_ENV: str(owner.pid)})
+    (ns,) = _children(p.pid)
+    owner.kill()
+    owner.wait()
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 1 and f"(pid {owner.pid}) died" in err, err
+    assert not _alive(ns)
+    assert (tmp_path / "run.failed").is_dir() and not out.exists()
+
+
+def test_no_start_for_a_dead_owner(
+    ns_binary: Path, params: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owner = subprocess.Popen(["true"])
+    owner.wait()
+    monkeypatch.setenv(nsrun.OWNER_ENV, str(owner.pid))
+    with pytest.raises(nsrun.NsRunError, match="is gone; not starting"):
+        nsrun.run(ns_binary, SCRIPT, tmp_path / "run", params)
+    assert not (tmp_path / "run").exists()
+
+
+def test_time_limit_from_the_environment(
+    ns_binary: Path, params: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv(nsrun.TIMEOUT_ENV, "0.5")
+    long = {**params, "duration": 100000, "n": 10}
+    argv = ["--ns", str(ns_binary), "--script", str(SCRIPT), "--out", str(tmp_path / "run")]
+    assert nsrun.main([*argv, *(f"{k}={nsrun.format_value(v)}" for k, v in long.items())]) == 1
+    assert "timeout after 0.5 s" in capsys.readouterr().err
