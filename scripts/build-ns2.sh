@@ -12,7 +12,13 @@ tarball=$1 build=$2 out=$3 jobs=${4:-2}
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 . <(grep -E '^[a-z0-9]+=' "$here/ns2-patches/SOURCE")
 got=$(sha256sum "$tarball" | cut -d' ' -f1)
-[ "$got" = "$sha256" ] || { echo "build-ns2: $tarball does not match ns2-patches/SOURCE" >&2; exit 1; }
+if [ "$got" != "$sha256" ]; then
+  echo "build-ns2: $tarball does not match ns2-patches/SOURCE (corrupt or another file)" >&2
+  echo "  expected sha256 $sha256" >&2
+  echo "  actual   sha256 $got" >&2
+  echo "  fix: rm '$tarball' && snakemake --cores 1 build_ns (fetches it again)" >&2
+  exit 1
+fi
 
 mkdir -p "$build"
 build=$(cd "$build" && pwd)

@@ -9,18 +9,24 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 dir=$1
 mkdir -p "$dir"
 tarball="$dir/$file"
+# verify FILE WHAT FIX: FILE's sha256 against SOURCE; on a mismatch say what FILE is
+# (WHAT) and what to do (FIX), never naming a temporary file that is about to go
 verify() {
   local got
   got=$(sha256sum "$1" | cut -d' ' -f1)
   if [ "$got" != "$sha256" ]; then
-    echo "fetch-ns2: checksum mismatch for $1" >&2
+    echo "fetch-ns2: checksum mismatch for $2" >&2
     echo "  expected sha256 $sha256 (ns2-patches/SOURCE)" >&2
-    echo "  got      sha256 $got" >&2
-    echo "  delete the file and rerun; the patches only apply to the pristine $version tree." >&2
+    echo "  actual   sha256 $got" >&2
+    echo "  $3; the patches only apply to the pristine $version tree." >&2
     return 1
   fi
 }
-if [ -f "$tarball" ]; then verify "$tarball"; echo "fetch-ns2: $tarball ok"; exit 0; fi
+if [ -f "$tarball" ]; then
+  verify "$tarball" "$tarball" "fix: rm '$tarball' && snakemake --cores 1 build_ns (fetches it again)"
+  echo "fetch-ns2: $tarball ok"
+  exit 0
+fi
 tmp=$(mktemp -d "$dir/.fetch.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # apt-get source also tries Debian's packaging tarball, which may not be served: the orig
@@ -33,6 +39,7 @@ if [ ! -f "$tmp/$file" ]; then
   sed 's/^/    /' "$tmp/apt.log" | tail -5 >&2
   exit 1
 fi
-verify "$tmp/$file"
+verify "$tmp/$file" "$file as downloaded by 'apt-get source' (not kept)" \
+  "the mirror served another file: check the deb-src entry (scripts/setup.sh --print), then rerun"
 mv "$tmp/$file" "$tarball"
 echo "fetch-ns2: $tarball ok"
