@@ -70,7 +70,10 @@ SEARCH_SETTINGS = (
     "beta_high",
     "pick",
     "joint",
+    "joint_order",
 )
+#: The joint search's first sweep: alpha_first (the primary order) or beta_first (sensitivity).
+JOINT_ORDERS = ("alpha_first", "beta_first")
 DERIVATIVE_SETTINGS = ("step", "tau_s")
 
 
@@ -143,6 +146,7 @@ class SearchSpec:
     alpha_step: float | None = None
     beta_grid: tuple[float, ...] | None = None
     beta_step: float | None = None
+    joint_order: str = "alpha_first"
 
     @property
     def max_sweeps(self) -> int:
@@ -151,12 +155,16 @@ class SearchSpec:
         return self.max_iterations * (2 if self.mode == "joint" else 1)
 
     def coordinate(self, iteration: int) -> str:
-        """The parameter F_n varies in this iteration (joint: alpha, beta, alpha, ...)."""
+        """The parameter F_n varies in this iteration (joint, ``joint_order`` alpha_first:
+        alpha, beta, alpha, ...; beta_first: beta, alpha, beta, ...)."""
         if iteration < 1:
             raise ValueError(f"{self.name}: iterations count from 1, got {iteration}")
         if self.mode != "joint":
             return self.mode
-        return "alpha" if iteration % 2 == 1 else "beta"
+        first, second = (
+            ("alpha", "beta") if self.joint_order == "alpha_first" else ("beta", "alpha")
+        )
+        return first if iteration % 2 == 1 else second
 
     def candidates(self, coordinate: str, current: float) -> list[float]:
         """F_n's values in one sweep around the current common value (always included)."""
@@ -361,6 +369,11 @@ def search_spec(
         raise ccr.ConfigError(
             f"config: '{where}.settings.joint' = {vals['joint']!r}; allowed: coordinate"
         )
+    if vals["joint_order"] not in JOINT_ORDERS:
+        raise ccr.ConfigError(
+            f"config: '{where}.settings.joint_order' = {vals['joint_order']!r}; allowed: "
+            + ", ".join(JOINT_ORDERS)
+        )
     levels = d.get("fidelity", {})
     if set(levels) != set(FIDELITIES):
         raise ccr.ConfigError(f"config: '{where}.fidelity' must have exactly smoke, quick, paper")
@@ -400,6 +413,7 @@ def search_spec(
         alpha_step=astep,
         beta_grid=bg,
         beta_step=bstep,
+        joint_order=str(vals["joint_order"]),
     )
 
 

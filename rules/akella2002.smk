@@ -38,6 +38,7 @@ REPORT_PARTS["akella2002"] = [
     *(f"figures/akella2002/{f}.pdf" for f in AK_FIGURES),
     *(f"paper/generated/akella2002/{f}.tex" for f in AK_FIGURES),
     "paper/generated/akella2002/searches.tex",
+    "paper/generated/akella2002/joint_order.tex",
     "paper/generated/akella2002/settings.tex",
     "paper/generated/akella2002/figures.tex",
     *AK_NUMBERS,
@@ -50,7 +51,7 @@ wildcard_constraints:
     ak_b="0\.[0-9]+",
     ak_an="[0-9]+(\.[0-9]+)?",
     ak_bn="0\.[0-9]+",
-    ak_search="[a-z]+_[a-z]+_(alpha|beta|joint)",
+    ak_search="[a-z]+_[a-z]+_(alpha|beta|joint|joint_betafirst)",
     ak_iter="[1-9][0-9]*",
 
 
@@ -273,14 +274,17 @@ rule akella2002_plot:
 
 
 rule akella2002_tables:
-    """The searches' summary table (NE, iterations, runs vs an exhaustive grid) and the
-    search settings with their provenance."""
+    """The searches' summary table (NE, iterations, runs vs an exhaustive grid), the joint
+    searches by start order against the published rows, and the search settings with their
+    provenance."""
     input:
         searches=[f"{AK_SEARCH_DIR}/{s}/search.json" for s in sorted(AK.searches)],
         config="config/experiments/akella2002.yaml",
+        originals="config/originals/akella2002.yaml",
         code=AK_PLOT,
     output:
         searches="paper/generated/akella2002/searches.tex",
+        joint_order="paper/generated/akella2002/joint_order.tex",
         settings="paper/generated/akella2002/settings.tex",
         figures="paper/generated/akella2002/figures.tex",
     params:
@@ -288,4 +292,5 @@ rule akella2002_tables:
     shell:
         "python -m analysis.plots.akella2002 tables --searches-tex {output.searches} "
         "--settings-tex {output.settings} --figures-tex {output.figures} "
+        "--joint-order-tex {output.joint_order} --originals {input.originals} "
         "--figures {params.figures} {input.searches}"

@@ -14,13 +14,17 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analysis import akella2002 as ak
 from analysis import akella2002_search as aks
 from analysis import config as ccr
 from analysis import nsrun
+from analysis.compare import load_originals, verdict
 from analysis.stats import mean_ci
+
+PUB = {p.key: p for p in load_originals(ccr.ROOT / "config" / "originals" / "akella2002.yaml")}
 
 
 def spec(mode: str = "alpha", **kw: object) -> aks.SearchSpec:
@@ -215,7 +219,12 @@ def test_search_on_synthetic_points(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 def test_study_of_the_config(cfg: dict) -> None:
     st = aks.study(cfg, "quick")
-    assert len(st.searches) == 21
+    assert len(st.searches) == 21 + 7  # 7 set-ups x 3 modes, and each joint search beta first
+    primary, second = st.searches["reno_red_joint"], st.searches["reno_red_joint_betafirst"]
+    assert (primary.joint_order, second.joint_order) == ("alpha_first", "beta_first")
+    assert [second.coordinate(j) for j in (1, 2, 3)] == ["beta", "alpha", "beta"]
+    # beta first: the first sweep is the beta search's first iteration (shared runs)
+    assert second.points(1, second.start) == st.searches["reno_red_beta"].points(1, (1, 0.5))
     assert st.searches["sack_red_beta"].coordinate(1) == "beta"
     assert st.base["n"] == 10 and len(st.seeds) == 5
     # Figure 10's points are the first alpha sweep of SACK-RED where the grids agree
@@ -232,14 +241,15 @@ def test_study_of_the_config(cfg: dict) -> None:
     assert sorted(p.beta_n for p in d.points if p.tcp == "reno") == [0.89, 0.9, 0.91]
     assert smoke.searches["sack_droptail_joint"].max_sweeps == 4  # 2 iterations x 2 sweeps
     assert set(smoke.searches) == {
-        f"sack_{q}_{m}" for q in ("droptail", "chokeplus") for m in aks.MODES
+        f"sack_{q}_{m}" for q in ("droptail", "chokeplus") for m in (*aks.MODES, "joint_betafirst")
     }
 
 
 @pytest.mark.parametrize(
     ("path", "value", "message"),
     [
-        (("parameters", "n", "value"), 1, "parameters.n' = 1: the TCP game needs n >= 2"),
+        # (the message of analysis.config's check or of this paper's own, whichever runs first)
+        (("parameters", "n", "value"), 1, "n'? = 1: the TCP game needs"),
         (("parameters", "beta", "value"), 1.0, r"beta.*\(0, 1\)"),
         (("parameters", "alpha", "value"), -1, r"alpha.*>= 0"),
         (("parameters", "tcp", "value"), "cubic", "tcp.*one of: tahoe, reno, newreno, sack"),
@@ -267,6 +277,12 @@ def test_bad_search_settings(cfg: dict) -> None:
     c = copy.deepcopy(cfg)
     c["akella2002"]["experiments"]["sack_droptail_beta"]["design"] = {"search": "gamma"}
     with pytest.raises(ccr.ConfigError, match="search' = 'gamma'"):
+        aks.study(c, "smoke")
+    c = copy.deepcopy(cfg)
+    e = c["akella2002"]["experiments"]["sack_droptail_joint"]
+    e["design"] = copy.deepcopy(e["design"])
+    e["design"]["settings"]["joint_order"] = {"value": "random", "status": "assumed", "reason": "x"}
+    with pytest.raises(ccr.ConfigError, match="joint_order' = 'random'; allowed: alpha_first"):
         aks.study(c, "smoke")
     c = copy.deepcopy(cfg)
     c["akella2002"]["experiments"]["fig10a"]["set"] = {"tcp": "sack", "min_rto": 1.0}
@@ -355,19 +371,264 @@ def test_fig05_slopes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_zero_crossing_bound() -> None:
+    """Figure 6(a)'s bound alpha_E >= 22: a crossing at 25 passes, no crossing (F > 0
+    throughout) is not a crossing beyond the range (nan: not regenerated, never ok), a
+    negative F at the first point is off."""
+    pub = PUB["fig6a.tahoe_red.fa_zero_crossing"]
     x = np.array([1.0, 10.0, 20.0, 30.0])
-    assert ak.zero_crossing_bound(x, np.array([3.0, 2.0, 1.0, -1.0])) == pytest.approx(25.0)
-    assert ak.zero_crossing_bound(x, np.array([3.0, 2.0, 1.0, 0.5])) == 30.0  # beyond the range
+    at = ak.zero_crossing_bound(x, np.array([3.0, 2.0, 1.0, -1.0]))
+    assert at == pytest.approx(25.0) and verdict(pub, repr(at)) == "ok"
+    never = ak.zero_crossing_bound(x, np.array([3.0, 2.0, 1.0, 0.5]))
+    assert math.isnan(never) and verdict(pub, repr(never)) == "missing"
+    early = ak.zero_crossing_bound(x, np.array([3.0, -2.0, 1.0, 0.5]))
+    # linear interpolation between (1, 3) and (10, -2): 1 + 9 x 3/5
+    assert early == pytest.approx(6.4) and verdict(pub, repr(early)) == "off"
     assert ak.zero_crossing_bound(x, np.array([-1.0, 2.0, 1.0, 0.5])) == 1.0
 
 
 def test_word_criteria() -> None:
     m = {"goodput": 0.95, "loss": 0.26, "fair_share": 1.0}
     assert ak.word_holds("loss", "extremely high", m)[0]
+    assert not ak.word_holds("loss", "extremely high", {**m, "loss": 0.057})[0]
     assert not ak.word_holds("loss", "low", m)[0]
     assert ak.word_holds("goodput", "reasonable", m)[0]
     assert not ak.word_holds("goodput", "poor", m)[0]
     assert ak.word_holds("goodput", "low", {**m, "goodput": 0.56})[0]
+    # the paper's own brackets: 0.73 Mbps is "low", 0.90 "reasonable" (C/n = 1 Mbps) ...
+    assert not ak.word_holds("goodput", "reasonable", {**m, "goodput": 0.73})[0]
+    assert ak.word_holds("goodput", "rather low", {**m, "goodput": 0.73})[0]
+    assert not ak.word_holds("goodput", "rather low", {**m, "goodput": 0.90})[0]
+    # ... 4 % loss is "good", 4.95 % "somewhat high": neither passes the other's word
+    assert ak.word_holds("loss", "good", {**m, "loss": 0.04})[0]
+    assert not ak.word_holds("loss", "good", {**m, "loss": 0.0495})[0]
+    assert ak.word_holds("loss", "poor", {**m, "loss": 0.0495})[0]
+    assert not ak.word_holds("loss", "poor", {**m, "loss": 0.04})[0]
+
+
+def ne_doc(
+    name: str, ae: float, be: float, goodput: float, loss: float, d_goodput: float = 0.98
+) -> dict:
+    """A finished search as the claims read it: NE, its metrics and the default profile's."""
+    tcp, queue, mode = name.split("_", 2)
+    return {
+        "search": name,
+        "mode": mode,
+        "alpha_e": ae,
+        "beta_e": be,
+        "ne": {"goodput": goodput, "loss": loss, "fair_share": 1.0},
+        "start_profile": {"goodput": d_goodput, "loss": 0.004, "fair_share": 1.0},
+    }
+
+
+def test_efficient_and_undesirable() -> None:
+    d = {"goodput": 0.98, "loss": 0.004, "fair_share": 1.0}
+    assert ak.efficient({"goodput": 0.95, "loss": 0.04, "fair_share": 1.0})
+    assert not ak.efficient({"goodput": 0.95, "loss": 0.0495, "fair_share": 1.0})
+    assert not ak.efficient({"goodput": 0.73, "loss": 0.01, "fair_share": 1.0})
+    # 1.5 x the default's loss is not 'undesirable' (Reno-RED's 1.68 % is 'reasonable') ...
+    assert not ak.undesirable({"goodput": 0.98, "loss": 0.0168, "fair_share": 1.0}, d)
+    # ... a high loss or a goodput below the default's is
+    assert ak.undesirable({"goodput": 0.98, "loss": 0.0495, "fair_share": 1.0}, d)
+    assert ak.undesirable({"goodput": 0.90, "loss": 0.0168, "fair_share": 1.0}, d)
+
+
+OBS_CASES = {
+    # claim key: (searches that pass it, one change that must fail it)
+    "obs1.sack_droptail": (
+        [
+            ne_doc("sack_droptail_alpha", 40, 0.5, 0.95, 0.20),
+            ne_doc("sack_droptail_beta", 1, 0.98, 0.97, 0.02),
+            ne_doc("sack_droptail_joint", 15, 0.98, 0.95, 0.26),
+        ],
+        ne_doc("sack_droptail_joint", 15, 0.98, 0.98, 0.02),
+    ),
+    "obs2.tahoe_droptail": (
+        [
+            ne_doc("tahoe_droptail_alpha", 49, 0.5, 0.70, 0.10),
+            ne_doc("tahoe_droptail_beta", 1, 0.98, 0.70, 0.01),
+            ne_doc("tahoe_droptail_joint", 1, 0.98, 0.70, 0.01),
+        ],
+        ne_doc("tahoe_droptail_beta", 1, 0.98, 0.95, 0.01),
+    ),
+    "obs3.reno_droptail": (
+        [
+            ne_doc("reno_droptail_alpha", 1, 0.5, 0.98, 0.004),
+            ne_doc("reno_droptail_beta", 1, 0.99, 0.97, 0.02),
+            ne_doc("reno_droptail_joint", 1, 0.98, 0.97, 0.02),
+        ],
+        ne_doc("reno_droptail_alpha", 2, 0.5, 0.98, 0.004),
+    ),
+    "obs4.red": (
+        [
+            ne_doc("tahoe_red_alpha", 34, 0.5, 0.70, 0.02),
+            ne_doc("sack_red_alpha", 49, 0.5, 0.96, 0.0495),
+            ne_doc("reno_red_alpha", 9, 0.5, 0.90, 0.0168),
+            ne_doc("tahoe_red_beta", 1, 0.98, 0.70, 0.01),
+            ne_doc("sack_red_beta", 1, 0.98, 0.98, 0.02),
+            ne_doc("reno_red_beta", 1, 0.98, 0.98, 0.02),
+        ],
+        ne_doc("sack_red_alpha", 49, 0.5, 0.98, 0.02),
+    ),
+    "sec51.chokeplus_efficient": (
+        [
+            ne_doc("sack_chokeplus_alpha", 3, 0.5, 0.98, 0.03),
+            ne_doc("sack_chokeplus_beta", 1, 0.74, 0.98, 0.03),
+            ne_doc("sack_chokeplus_joint", 3, 0.9, 0.98, 0.04),
+        ],
+        ne_doc("sack_chokeplus_joint", 3, 0.9, 0.98, 0.0495),
+    ),
+    "fig9b.reno_red.beta_e": (
+        [ne_doc("reno_red_beta", 1, 0.98, 0.98, 0.02)],
+        ne_doc("reno_red_beta", 1, 0.98, 0.98, 0.06),
+    ),
+}
+
+
+@pytest.mark.parametrize("key", sorted(OBS_CASES))
+def test_observation_claims_pass_and_fail(key: str) -> None:
+    good, bad = OBS_CASES[key]
+    searches = {s["search"]: s for s in good}
+    assert ak.claims(searches, None, None, None)[key][0], key
+    assert not ak.claims({**searches, bad["search"]: bad}, None, None, None)[key][0], key
+
+
+@pytest.mark.parametrize("key", sorted(ak.NE_WORDS))
+def test_ne_word_claims_pass_and_fail(key: str) -> None:
+    """Each NE word claim passes on an NE that has the paper's property and fails on one
+    that has the opposite."""
+    name, metric, word = ak.NE_WORDS[key]
+    good_goodput, bad_goodput = (0.97, 0.70) if word in ak.GOOD_GOODPUT else (0.70, 0.97)
+    if metric == "loss":
+        good, bad = (0.01, 0.0495) if word in ak.GOOD_LOSS else (0.26, 0.01)
+        docs = (ne_doc(name, 1, 0.5, 0.97, good), ne_doc(name, 1, 0.5, 0.97, bad))
+    else:
+        docs = (ne_doc(name, 1, 0.5, good_goodput, 0.01), ne_doc(name, 1, 0.5, bad_goodput, 0.01))
+    assert ak.claims({name: docs[0]}, None, None, None)[key][0]
+    assert not ak.claims({name: docs[1]}, None, None, None)[key][0]
+
+
+def test_fig5_fig6_fig10_claims_pass_and_fail() -> None:
+    def f5(cp_p: float, cp_pb: float) -> pd.DataFrame:
+        rows = []
+        for series, p, slope in (("sack_red", 0.01, 1e-4), ("sack_chokeplus", cp_p, cp_pb)):
+            for prm in ("alpha", "beta"):
+                rows.append({"series": series, "parameter": prm, "x": 1.0, "p": p, "p_fn": p})
+                rows[-1]["P"] = slope
+        return pd.DataFrame(rows)
+
+    good, bad = ak.claims({}, f5(0.05, 1e-3), None, None), ak.claims({}, f5(0.01, 1e-5), None, None)
+    for key in ("fig5a.chokeplus_vs_red.p_a", "fig5cd.chokeplus_vs_red.p_b_p_b"):
+        assert good[key][0] and not bad[key][0], key
+    f6 = pd.DataFrame(
+        {"series": "sack_red", "parameter": "alpha", "x": [1.0, 10.0], "F": [0.2, 0.1]}
+    )
+    assert ak.claims({}, None, f6, None)["fig6a.sack_red.fa_sign"][0]
+    f6.loc[1, "F"] = -0.1
+    assert not ak.claims({}, None, f6, None)["fig6a.sack_red.fa_sign"][0]
+
+    def f10(cp_slope: float, drift: float) -> pd.DataFrame:
+        rows = []
+        for x in (1.0, 10.0, 20.0):
+            for queue, slope in (("red", 1e-4), ("chokeplus", cp_slope)):
+                others = 0.01 * (1 + drift * (x > 1)) if queue == "chokeplus" else 0.01
+                rows.append(
+                    {"queue": queue, "parameter": "alpha", "x": x, "loss_fn": 0.01 + slope * x}
+                )
+                rows[-1]["loss_others"] = others
+        return pd.DataFrame(rows)
+
+    key = "fig10.chokeplus.f10_loss_growth"
+    assert ak.claims({}, None, None, f10(1e-3, 0.1))[key][0]
+    assert not ak.claims({}, None, None, f10(2e-4, 0.1))[key][0]  # grows like RED's
+    assert not ak.claims({}, None, None, f10(1e-3, 1.0))[key][0]  # the others hit too
+    red = pd.DataFrame({"loss_fn": [0.010, 0.011], "loss_others": [0.010, 0.010]})
+    assert ak.red_curves_coincide(red)[0]
+    assert not ak.red_curves_coincide(red.assign(loss_fn=[0.02, 0.03]))[0]
+
+
+def test_p_a_order_of_magnitude() -> None:
+    """'An order of magnitude higher': log10 of the slope ratio within 1 +- 0.5; a ratio of
+    1.5 (within the old linear +-70 % band's reach of 'higher') or below is off."""
+    pub = PUB["fig5b.chokeplus_vs_red.p_a_log10_ratio"]
+    assert verdict(pub, repr(ak.log10_ratio(1e-3, 1e-4))) == "ok"
+    assert verdict(pub, repr(ak.log10_ratio(1.5e-4, 1e-4))) == "off"
+    assert verdict(pub, repr(ak.log10_ratio(1e-1, 1e-4))) == "off"  # three orders
+    assert verdict(pub, repr(ak.log10_ratio(-1e-3, 1e-4))) == "off"
+    assert verdict(pub, repr(ak.log10_ratio(1e-3, -1e-4))) == "missing"
+
+
+def test_severe_beta_min_n_can_fail() -> None:
+    """'There exists beta_n > beta with G_n(beta_n) > G_n(beta) as long as n > 2': our model
+    holds from n = 2 on (ok against 'at most 3'); a model for which no beta_n pays below
+    n = 6 gives 6 (off)."""
+    from analysis.models import akella2002 as models
+
+    pub = PUB["analysis.severe_beta.min_n"]
+    n0 = ak.severe_beta_min_n(models.severe_beta_goodput)
+    assert verdict(pub, str(n0)) == "ok"
+
+    def worse(bn: object, b: object, n: int, c: float, r: float, ts: float) -> object:
+        g = np.asarray(models.severe_beta_goodput(bn, b, n, c, r, ts))
+        return (
+            g if n >= 6 else np.full_like(g, float(models.severe_beta_goodput(b, b, n, c, r, ts)))
+        )
+
+    assert ak.severe_beta_min_n(worse) == 6
+    assert verdict(pub, "6") == "off"
+
+
+def test_hybrid_dominance_can_fail() -> None:
+    """alpha = 1 dominant below the paper's C/n bounds: true in the model below 1.5 Mbps at
+    n = 50, false below 2.5 Mbps (the model's threshold lies between)."""
+    ok, _ = ak.hybrid_dominance({50: 1.5}, 1000.0)
+    assert ok
+    ok, detail = ak.hybrid_dominance({50: 2.5}, 1000.0)
+    assert not ok and "C/n < 2.5 Mbps" in detail
+    with pytest.raises(ValueError, match="inside the model's"):
+        ak.hybrid_dominance({50: 1.0}, 1000.0)  # 15 packets per flow < tau_S = 20
+
+
+def test_echoed_rows_are_never_counted() -> None:
+    """Set-up numbers echoed from our config or the model's constants are stated
+    parameters, never counted as reproduced."""
+    from analysis.compare import COUNTED
+
+    search = {
+        "params": {"bw": 1e7, "n": 10, "duration": 60, "warmup": 20, "choke_gamma1": 0.95}
+        | {"choke_gamma2": 0.8, "choke_k": 5},
+        "spec": {"ci_level": 0.85, "alpha_halfwidth": 50, "alpha_low": 0, "start": (1, 0.5)}
+        | {"beta_low": 0.5, "beta_high": 0.99},
+        "seeds": [1, 2],
+        "numdupacks": 3,
+    }
+    echoed = set(ak.setup_numbers(search, search))
+    _, _, hyb = ak.hybrid(1000.0)
+    echoed |= {"analysis.hybrid.tau_s", "analysis.hybrid.r", "analysis.hybrid.small_n"}
+    echoed |= {"analysis.hybrid.large_n", "model.hybrid_gentle_loss_threshold"}
+    echoed |= {"fig10.n_flows", "fig10.others_alpha", "fig10.others_beta"}
+    echoed |= {"fig10a.alpha10_range", "fig10b.beta10_range"}
+    assert echoed <= set(PUB) and echoed & set(hyb)
+    assert sorted(k for k in echoed if PUB[k].cls in COUNTED) == []
+
+
+def test_small_alpha_tolerance_excludes_the_default() -> None:
+    """A published alpha_E of 3 is not reproduced by the untouched default alpha = 1."""
+    for key, p in PUB.items():
+        if key.endswith(".alpha_e") and p.published != 1 and p.kind == "value":
+            assert verdict(p, "1") == "off", key
+
+
+def test_joint_order_sensitivity() -> None:
+    """Both orders against the published rows, and the computed sentence."""
+    a = ne_doc("reno_red_joint", 30, 0.5, 0.70, 0.06)
+    b = ne_doc("reno_red_joint_betafirst", 3, 0.98, 0.94, 0.0275)
+    rows = ak.joint_order_rows({a["search"]: a, b["search"]: b}, PUB)
+    assert list(rows["key"]) == [f"text.reno_red_joint.{m}" for m in ak.PUBLISHED["fig09"]["joint"]]
+    assert set(rows["verdict_alpha_first"]) == {"off"} and set(rows["verdict_beta_first"]) == {"ok"}
+    assert "explains every off row" in ak.joint_order_summary(rows)
+    same = ak.joint_order_rows({a["search"]: a, b["search"]: {**a, "search": b["search"]}}, PUB)
+    assert "explains none of the off rows" in ak.joint_order_summary(same)
+    assert "No set-up" in ak.joint_order_summary(ak.joint_order_rows({a["search"]: a}, PUB))
 
 
 def test_hybrid_numbers_convert_by_hand() -> None:
@@ -380,7 +641,10 @@ def test_hybrid_numbers_convert_by_hand() -> None:
         assert t.loc[n, "threshold_mbps_1500"] == pytest.approx(1.5 * t.loc[n, "threshold_mbps"])
     assert numbers["analysis.hybrid.small_n.max_c_per_n"] == pytest.approx(1.81, abs=0.01)
     assert numbers["model.hybrid_gentle_loss_threshold"] == 1.0
-    assert set(curves["n"]) == {50, 200}
+    assert set(curves["n"]) == {50, 101}
+    # "n large (> 100)": evaluated at the smallest n the statement covers, not a chosen n
+    assert numbers["analysis.hybrid.large_n"] == 101
+    assert numbers["analysis.hybrid.large_n.max_c_per_n"] == t.loc[101, "threshold_mbps"]
     assert not math.isnan(numbers["analysis.hybrid.alpha_needed_above_threshold"])
 
 
