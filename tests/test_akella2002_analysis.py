@@ -212,6 +212,47 @@ def test_search_on_synthetic_points(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         aks.current_of(s, 3, files[-1])
 
 
+@pytest.mark.parametrize(
+    ("order", "path"),
+    [
+        ("alpha_first", [("alpha", 4), ("beta", 0.9), ("alpha", 4), ("beta", 0.9)]),
+        ("beta_first", [("beta", 0.9), ("alpha", 4), ("beta", 0.9), ("alpha", 4)]),
+    ],
+)
+def test_joint_search_in_both_orders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, order: str, path: list
+) -> None:
+    """F_n's goodput peaks at (alpha_n, beta_n) = (4, 0.9) whatever the others play: the joint
+    search reaches it from (1, 0.5) in either order, sweeping the coordinates in that order,
+    and stops after two unchanged sweeps."""
+    monkeypatch.chdir(tmp_path)
+    s = spec("joint", joint_order=order, name=f"sack_droptail_joint_{order}")
+    st = aks.Study(
+        "smoke",
+        {"n": 3, "pkt_size": 1000, "bw": 3000000, "min_rto": 0.2},
+        (1, 2, 3),
+        {s.name: s},
+        {},
+        {},
+    )
+    made: set = set()
+    prev, files = None, []
+    for j in range(1, s.max_sweeps + 1):
+        cur = aks.current_of(s, j, prev)
+        for _, p in s.points(j, cur):
+            if p not in made:
+                fake_point(st, p, 2.0 - 0.1 * abs(p.alpha_n - 4) - abs(p.beta_n - 0.9))
+                made.add(p)
+        rec = aks.write_iteration(st, s.name, j, prev, tmp_path / f"iter{j}.json")
+        files.append(str(tmp_path / f"iter{j}.json"))
+        prev = files[-1]
+        if rec["stop"]:
+            break
+    recs = [aks.read_record(f) for f in files]
+    assert [(r["coordinate"], r["pick"]) for r in recs] == path
+    assert rec["converged"] and aks.ne_of(recs) == (4, 0.9)
+
+
 # ---------------------------------------------------------------------------------------------
 # the configuration: bad input stops before anything runs
 # ---------------------------------------------------------------------------------------------
