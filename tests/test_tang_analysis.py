@@ -82,46 +82,257 @@ def test_bad_red_thresholds_stop_the_run(cfg: dict, ns_binary: Path, tmp_path: P
         nsrun.run(ns_binary, ccr.tcl_script("tang", "chain"), tmp_path / "bad", p)
 
 
-def _table(rates: dict[str, list[float]], sds: float = 1.0) -> pd.DataFrame:
-    """A window table: per start order, three paths with given rates and 2 seeds +- sds."""
+def _table(
+    rates: dict[str, list[float]],
+    sds: float = 1.0,
+    utils: dict[str, list[float]] | None = None,
+    **keys: object,
+) -> pd.DataFrame:
+    """A window table: per start order, three paths with given rates and 2 seeds +- sds, and
+    (if given) the three links' utilisations in both seeds."""
+    base = {"short_tcp": "fast", "alpha_unit": "packets", "n_long": 8, "k13": 0, "k2": 0}
+    base.update({"alpha": 50, **keys})
     rows = []
     for first, xs in rates.items():
-        for i, x in enumerate(xs):
-            for seed, e in ((1, -sds), (2, sds)):
+        for seed, e in ((1, -sds), (2, sds)):
+            for i, x in enumerate(xs):
                 rows.append(
                     {
-                        "short_tcp": "fast",
+                        **base,
                         "first": first,
                         "idx": i + 1,
                         "protocol": "fast",
                         "what": "group",
                         "mbps": x + e,
+                        "util": np.nan,
+                        "seed": seed,
+                    }
+                )
+            for i, u in enumerate((utils or {}).get(first, [])):
+                rows.append(
+                    {
+                        **base,
+                        "first": first,
+                        "idx": i + 1,
+                        "protocol": "",
+                        "what": "link",
+                        "mbps": np.nan,
+                        "util": u,
                         "seed": seed,
                     }
                 )
     return pd.DataFrame(rows)
 
 
+#: Table 1's rates and the saturation patterns of the paper's two equilibria (link 2 only /
+#: links 1 and 3 only), and a run whose agents stall (no link near capacity).
+TWO = {"short": [52.0, 61.1, 26.6], "long": [13.3, 13.4, 92.7]}
+ONE = {"short": [47.2, 72.3, 15.6], "long": [46.8, 72.0, 16.3]}
+PAPER_STATES = {"short": [0.8, 1.0, 0.8], "long": [1.0, 0.8, 1.0]}
+LINK2_BOTH = {"short": [0.8, 1.0, 0.8], "long": [0.8, 1.0, 0.8]}
+STALLED = {"short": [0.54, 0.60, 0.45], "long": [1.0, 0.8, 1.0]}
+
+
 def test_order_distance_by_hand() -> None:
-    w = _table({"short": [52.0, 61.1, 26.6], "long": [13.3, 13.4, 92.7]})
+    w = _table(TWO)
     d, _ = tang.order_distance(w)
     # |38.7| + |47.7| + |66.1| = 152.5 over the mean total (139.7 + 119.4) / 2 = 129.55
     assert d == pytest.approx(152.5 / 129.55)
 
 
-def test_claims_two_vs_one_equilibrium() -> None:
-    two = _table({"short": [52.0, 61.1, 26.6], "long": [13.3, 13.4, 92.7]})
-    one = _table({"short": [47.2, 72.3, 15.6], "long": [46.8, 72.0, 16.3]})
-    _, c = tang.claims({"exp1": two, "exp2": one})
-    assert c["table1.two_equilibria"][0]
+def test_saturation_by_hand() -> None:
+    s = tang.saturation(_table(TWO, utils={"short": [0.5, 0.99, 0.97], "long": [0.96, 0, 1]}))
+    got = {(r.first, r.seed): r.saturated for r in s.itertuples()}
+    # >= SAT_UTIL (0.97) counts: 0.99 and 0.97 yes, 0.96 no
+    assert got[("short", 1)] == (2, 3)
+    assert got[("long", 2)] == (3,)
+
+
+def test_table1_two_equilibria_tests_saturation_patterns() -> None:
+    key = "table1.two_equilibria"
+    assert tang.claims({"exp1": _table(TWO, utils=PAPER_STATES)})[1][key][0]
+    # very different path rates but link 2 saturated in both orders: not the two equilibria
+    assert not tang.claims({"exp1": _table(TWO, utils=LINK2_BOTH)})[1][key][0]
+    # FAST first stalls (no link saturated): fails, and says so
+    ok, detail = tang.claims({"exp1": _table(TWO, utils=STALLED)})[1][key]
+    assert not ok and "STALLS" in detail
+    # the right patterns but gaps within 3 s.d.
+    noisy = _table(TWO, sds=30.0, utils=PAPER_STATES)
+    assert not tang.claims({"exp1": noisy})[1][key][0]
+    # Vegas runs and the extension are reported, the verdict is the FAST runs'
+    vegas = _table(TWO, utils=STALLED, short_tcp="vegas")
+    both = pd.concat([_table(TWO, utils=PAPER_STATES), vegas])
+    ext = _table(TWO, utils=STALLED)
+    ok, detail = tang.claims({"exp1": both, "ext1": ext})[1][key]
+    assert ok and detail.count("STALLS") == 2
+
+
+def test_unique_equilibrium_claims() -> None:
+    same = {"short": [1.0, 1.0, 1.0], "long": [1.0, 1.0, 1.0]}
+    c = tang.claims({"exp2": _table(ONE, utils=same)})[1]
     assert c["table4.unique_equilibrium"][0]
-    _, c = tang.claims({"exp1": one, "exp2": two})
-    assert not c["table1.two_equilibria"][0]
+    assert not tang.claims({"exp2": _table(TWO, utils=same)})[1]["table4.unique_equilibrium"][0]
+    # the same rates, but the orders saturate different links
+    c = tang.claims({"exp2": _table(ONE, utils=PAPER_STATES)})[1]
     assert not c["table4.unique_equilibrium"][0]
-    # gaps within 3 s.d. are not two equilibria even with a large distance
-    noisy = _table({"short": [52.0, 61.1, 26.6], "long": [13.3, 13.4, 92.7]}, sds=30.0)
-    _, c = tang.claims({"exp1": noisy})
-    assert not c["table1.two_equilibria"][0]
+    # a stall in both orders is no equilibrium
+    c = tang.claims({"exp2": _table(ONE, utils={"short": [0.5] * 3, "long": [0.5] * 3})})[1]
+    assert not c["table4.unique_equilibrium"][0]
+    assert "STALLS" in c["table4.unique_equilibrium"][1]
+
+
+def test_tables2_3_use_the_primary_runs() -> None:
+    key = "tables2_3.unique_single_protocol"
+    same = {"short": [1.0, 1.0, 1.0], "long": [1.0, 1.0, 1.0]}
+    good = _table(ONE, utils=same, n_long=8)
+    bad = _table(TWO, utils=same, n_long=8)
+    sens_bad = _table(TWO, utils=STALLED, n_long=1)
+    c = tang.claims({"table2": pd.concat([good, sens_bad]), "table3": good})[1]
+    assert c[key][0] and "sensitivity n_long = 1" in c[key][1]
+    c = tang.claims({"table2": pd.concat([bad, _table(ONE, utils=same, n_long=1)]), "table3": good})
+    assert not c[1][key][0]
+
+
+def _sweep(
+    col: str, rates: dict[tuple[str, float], float], utils: dict[str, list[float]], unit: str
+) -> pd.DataFrame:
+    """A Figure 9/10 window table: per (order, K) one seed, Reno rate on path 3 and the links'
+    utilisations."""
+    rows = []
+    for (first, x), r in rates.items():
+        base = {"short_tcp": "vegas", "alpha_unit": unit, "n_long": 20, "k13": 10000, "k2": 100}
+        base.update({col: x, "alpha": 50, "first": first, "seed": 1})
+        rows.append({**base, "what": "group", "idx": 3, "protocol": "reno", "mbps": r})
+        for i, u in enumerate(utils[first]):
+            rows.append({**base, "what": "link", "idx": i + 1, "protocol": "", "util": u})
+    return pd.DataFrame(rows)
+
+
+def _fig9_theory(reno: dict[tuple[str, float], float], unit: str) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {"x": x, "alpha_unit": unit, "queueing": False, "first": f, "reno_mbps": r}
+            | {"util1": 1.0, "util2": 1.0, "feasible": True}
+            for (f, x), r in reno.items()
+        ]
+    )
+
+
+def test_fig9_claims_per_alpha_reading() -> None:
+    flat = {("long", 10.0): 60.0, ("long", 600.0): 62.0, ("short", 10.0): 10.0}
+    flat[("short", 600.0)] = 40.0
+    prim = _sweep("k2", flat, PAPER_STATES, "per_second")
+    sens = _sweep("k2", flat, LINK2_BOTH, "packets")
+    th = _fig9_theory(flat, "per_second")
+    c = tang.claims({"fig09": pd.concat([prim, sens]), "fig09_theory": th})[1]
+    assert c["fig9.two_equilibria"][0]
+    assert "sensitivity alpha_unit = packets" in c["fig9.two_equilibria"][1]
+    assert c["fig9.reno_first_flat"][0]
+    assert c["fig9.theory_matches"][0]
+    # the primary (stated) reading decides: link 2 saturated in both orders fails
+    c = tang.claims({"fig09": pd.concat([_sweep("k2", flat, LINK2_BOTH, "per_second"), prim])})
+    assert "fig9.two_equilibria" in c[1]
+    c = tang.claims({"fig09": _sweep("k2", flat, LINK2_BOTH, "per_second")})[1]
+    assert not c["fig9.two_equilibria"][0]
+    # Reno first not flat (+20 %), or Vegas first rising only by noise (+5 % of the mean)
+    steep = {**flat, ("long", 600.0): 74.0}
+    c = tang.claims({"fig09": _sweep("k2", steep, PAPER_STATES, "per_second"), "fig09_theory": th})
+    assert not c[1]["fig9.reno_first_flat"][0]
+    noise = {**flat, ("short", 600.0): 10.5}
+    c = tang.claims({"fig09": _sweep("k2", noise, PAPER_STATES, "per_second"), "fig09_theory": th})
+    assert not c[1]["fig9.reno_first_flat"][0]
+    # the model 30 % off the runs
+    far = _fig9_theory({k: 1.3 * v for k, v in flat.items()}, "per_second")
+    c = tang.claims({"fig09": prim, "fig09_theory": far})[1]
+    assert not c["fig9.theory_matches"][0]
+
+
+def test_fig10_claims() -> None:
+    good = {("short", 5000.0): 20.0, ("short", 11000.0): 20.5, ("long", 5000.0): 60.0}
+    good[("long", 11000.0)] = 75.0
+    states = {"short": [0.8, 1.0, 0.8], "long": [1.0, 0.8, 1.0]}
+    th = _fig9_theory({k: 1.1 * v for k, v in good.items()}, "per_second")
+    c = tang.claims({"fig10": _sweep("k13", good, states, "per_second"), "fig10_theory": th})[1]
+    assert c["fig10.two_equilibria"][0]
+    assert c["fig10.vegas_first_independent_of_k1"][0]
+    assert c["fig10.theory_vs_data_reno_first"][0]
+    # the model's Reno-first equilibrium at the smallest K1 is named, from the theory table
+    assert "Reno 66.0 Mb/s" in c["fig10.theory_vs_data_reno_first"][1]
+    bad = {**good, ("long", 11000.0): 61.0, ("short", 11000.0): 30.0}
+    low = _fig9_theory({k: 0.9 * v for k, v in good.items()}, "per_second")
+    stall = {"short": [0.5, 0.6, 0.5], "long": [1.0, 0.8, 1.0]}
+    c = tang.claims({"fig10": _sweep("k13", bad, stall, "per_second"), "fig10_theory": low})[1]
+    assert not c["fig10.two_equilibria"][0] and "STALLS" in c["fig10.two_equilibria"][1]
+    assert not c["fig10.vegas_first_independent_of_k1"][0]
+    assert not c["fig10.theory_vs_data_reno_first"][0]
+
+
+def _fig12(alpha2: float, scale: float) -> pd.DataFrame:
+    """Figure 12 runs whose Vegas rates are ``scale`` times n alpha / path queueing delay."""
+    from analysis.models import tang as models
+
+    net = models.Fig12Setup().network(alpha2)
+    q = np.array([60.0, 120.0, 30.0])  # mean queues (packets) at links 1-3
+    delay = q / net.capacity
+    path = net.routing.T @ delay
+    x = scale * net.counts * net.alpha_packets / path
+    x[3] = 500.0  # Reno
+    rows = [{"alpha": alpha2, "what": "group", "idx": g + 1, "pkts": x[g]} for g in range(4)]
+    rows += [{"alpha": alpha2, "what": "link", "idx": i + 1, "qmean": q[i]} for i in range(3)]
+    return pd.DataFrame(rows)
+
+
+def test_fig13_prop2_can_fail() -> None:
+    key = "fig13.prop2_agreement"
+    good = pd.concat([_fig12(a, 1.0) for a in (4.0, 8.0)])
+    ok, detail = tang.claims({"fig12": good})[1][key]
+    assert ok and "0.000" in detail
+    bad = pd.concat([_fig12(a, 1.3) for a in (4.0, 8.0)])
+    assert not tang.claims({"fig12": bad})[1][key][0]
+    # without queue samples there is no measured price: no verdict but a failure
+    assert not tang.claims({"fig12": good.assign(qmean=np.nan)})[1][key][0]
+
+
+def test_figs3_4_queues_and_utilisation() -> None:
+    def trace(u_short2: float) -> pd.DataFrame:
+        rows = []
+        for first, q1, q2, u1, u2 in (("short", 0, 100, 0.6, u_short2), ("long", 500, 5, 1, 0.7)):
+            for t in (1.0, 2.0, 3.0, 4.0):
+                base = {"t": t, "short_tcp": "fast", "first": first, "bw1": 110e6, "bw2": 150e6}
+                rows += [
+                    {**base, "link": 1, "kind": "queue", "qlen": q1},
+                    {**base, "link": 2, "kind": "queue", "qlen": q2},
+                    {**base, "link": 1, "kind": "throughput", "mbps": u1 * 110},
+                    {**base, "link": 2, "kind": "throughput", "mbps": u2 * 150},
+                ]
+        return pd.DataFrame(rows)
+
+    key = "figs3_4.queues_opposite"
+    assert tang.claims({"exp1_traces": trace(0.99)})[1][key][0]
+    # the queues are opposite but FAST first leaves link 2 far from capacity (a stall)
+    assert not tang.claims({"exp1_traces": trace(0.6)})[1][key][0]
+
+
+def test_sensitivity_runs_are_swept_next_to_the_stated_value(cfg: dict) -> None:
+    """Every sensitivity value is a sweep value of its experiment at quick and paper fidelity,
+    next to the primary value, which is the experiment's (or the paper's default) value."""
+    exps = cfg["tang"]["experiments"]
+    for exp, (k, v) in tang.SENSITIVITY.items():
+        stated = exps[exp].get("set", {}).get(k, cfg["tang"]["parameters"][k]["value"])
+        assert stated != v, exp
+        for fid in ("quick", "paper"):
+            values = exps[exp]["fidelity"][fid]["sweep"][k]
+            assert v in values and stated in values, (exp, fid)
+        # and the smoke runs are primary only
+        assert k not in exps[exp]["fidelity"]["smoke"].get("sweep", {})
+
+
+def test_vegas_packets_per_flow_echoes_the_runs() -> None:
+    res = {"prop_rtt_1": 0.11}
+    per_s = {"params": {"alpha": 50, "alpha_unit": "per_second"}, "results": res}
+    assert tang.vegas_packets_per_flow(per_s) == pytest.approx(5.5)
+    pk = {"params": {"alpha": 50, "alpha_unit": "packets"}, "results": res}
+    assert tang.vegas_packets_per_flow(pk) == pytest.approx(50.0)
 
 
 def test_theory_numbers_match_the_catalog() -> None:

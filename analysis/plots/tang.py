@@ -37,7 +37,9 @@ CAPTIONS = {
     "fig09": "Figure 9: Experiment 3, RED marking, K1 = 10000, K2 varied: aggregate Reno "
     "throughput and link-1 utilisation; marks: ns-2 (mean over seeds), lines: the model "
     "(solid: constant Reno RTT, dashed: RTT with queueing delay; only where the branch is an "
-    "equilibrium). Vegas alpha in packets per flow unless marked (reading I: 'per s').",
+    "equilibrium). Filled marks and thick lines: Vegas alpha d = 5.5 packets per flow as Sec 6.1 "
+    "states (alpha = 50 per second); open marks and thin lines: the sensitivity runs with 50 "
+    "packets per flow.",
     "fig10": "Figure 10: Experiment 4, K2 = 100, K1 (links 1 and 3) varied: aggregate Reno "
     "throughput and link-2 utilisation (as Figure 9).",
     "fig11": "Figure 11: Experiment 5, K1 = 3500, K2 = 500: queues at links 1 and 2 "
@@ -46,7 +48,8 @@ CAPTIONS = {
     "point): queues at links 1 and 2 (EWMA, 1-s time constant).",
     "fig13": "Figure 13: Experiment 6 (Figure 12 network as assumed, catalog T11): aggregate "
     "rate of the three Vegas groups vs alpha2 (alpha1 = 1.5 alpha2); marks: ns-2, solid: "
-    "Prop. 2 with the measured per-link Vegas load, dashed: the full model.",
+    "Prop. 2 from the measured prices (n alpha_i over the sum of the mean queueing delays on "
+    "the path), dashed: the full model.",
     "fig14": "Figure 14: Experiment 6: aggregate Vegas (15 flows) and Reno (5 flows) "
     "throughput at link 2 vs alpha2; marks: ns-2, lines: the model.",
 }
@@ -62,8 +65,10 @@ TABLE_EXPERIMENT = {
 TABLE_CAPTIONS = {
     "table1": "Table 1: Experiment 1, aggregate path throughput (Mbps, mean $\\pm$ s.d. over "
     "seeds; window at the end of the run).",
-    "table2": "Table 2: the Experiment 1 network with all flows Reno (Sack1).",
-    "table3": "Table 3: the Experiment 1 network with all flows FAST (long path alpha 30).",
+    "table2": "Table 2: the Experiment 1 network with all flows Reno (Sack1); rows marked "
+    "'sensitivity' run one long-path flow instead of the set-up's eight.",
+    "table3": "Table 3: the Experiment 1 network with all flows FAST (long path alpha 30); rows "
+    "marked 'sensitivity' run one long-path flow instead of the set-up's eight.",
     "table4": "Table 4: Experiment 2, the linear network.",
     "ext1": "Extension: Experiment 1 with a 400-packet link-2 buffer (paper column: Table 1, "
     "150 packets).",
@@ -110,10 +115,12 @@ def fig1_sweep(
     f, (a1, a2) = plt.subplots(2, 1, sharex=True, figsize=(6.4, 5.6))
     reno = w[(w["what"] == "group") & w["protocol"].isin(["reno", "sack"])]
     util = w[(w["what"] == "link") & (w["idx"] == link)]
-    for unit, mfill in (("packets", "full"), ("per_second", "none")):
+    _, sens_unit = tang.SENSITIVITY[fig]
+    for unit in sorted(w["alpha_unit"].unique(), key=lambda u: u == sens_unit):
+        mfill = "none" if unit == sens_unit else "full"
         for first in ("long", "short"):
             color, marker = ORDER_STYLE[first]
-            tag = "" if unit == "packets" else " (alpha per s)"
+            tag = f" ({tang.sensitivity_label(fig)})" if unit == sens_unit else ""
             r = reno[(reno["first"] == first) & (reno["alpha_unit"] == unit)]
             if len(r):
                 m = r.groupby(col)["mbps"].mean()
@@ -137,7 +144,7 @@ def fig1_sweep(
                 ok = c["feasible"].astype(bool)
                 y = c["reno_mbps"].where(ok)
                 yu = c[f"util{link}"].where(ok)
-                lw = 1.2 if unit == "packets" else 0.6
+                lw = 0.6 if unit == sens_unit else 1.2
                 a1.plot(c["x"], y, ls, color=color, lw=lw)
                 a2.plot(c["x"], yu, ls, color=color, lw=lw)
     key = (
@@ -250,7 +257,9 @@ def table_tex(table: str, w: pd.DataFrame, pub: dict[str, Published]) -> str:
         "delay-based TCP & scenario & path & ours & paper & seeds \\\\ \\midrule",
     ]
     st["order"] = st["first"].map({"short": 0, "long": 1, "all": 2})
-    for _, r in st.sort_values(["short_tcp", "order", "idx"]).iterrows():
+    sens = tang.sensitivity(exp, st) if exp in tang.SENSITIVITY else st.iloc[0:0]
+    st["sens"] = st.index.isin(sens.index)
+    for _, r in st.sort_values(["sens", "short_tcp", "order", "idx"]).iterrows():
         scen = names[r["first"]]
         if exp in ("exp1", "exp2") or exp in tang.EXTENSIONS:
             proto = "reno" if r["protocol"] in ("reno", "sack") else "fast"
@@ -259,7 +268,9 @@ def table_tex(table: str, w: pd.DataFrame, pub: dict[str, Published]) -> str:
             path = f"path{r['idx']}"
         base = f"{tang.TABLE.get(exp, 'table1')}.{scen}.{path}"
         p = ""
-        if r["short_tcp"] == "fast" or exp in ("table2", "table3"):
+        if r["sens"]:
+            scen = f"{scen} ({tang.sensitivity_label(exp)})"
+        elif r["short_tcp"] == "fast" or exp in ("table2", "table3"):
             if f"{base}.mean" in pub:
                 pm, ps = (float(pub[f"{base}.{k}"].published) for k in ("mean", "sd"))
                 p = f"{pm:.1f} $\\pm$ {ps:.1f}"
