@@ -364,3 +364,173 @@ def test_drr_bucket_check(root: Path, ns_binary: Path, tmp_path: Path) -> None:
     assert p.returncode == 2
     assert "distinct" in p.stdout and "reached" not in p.stdout
     assert "drr: source nodes 15 and 16 share hash bucket 15 of 1024" in p.stderr
+
+
+# ---- every claim criterion on hand-made inputs: one that holds, one that must fail --------
+
+
+def _chain(rows: list[tuple], link_bw: float = 1.5e6, udp_rate: float = 0.5e6) -> pd.DataFrame:
+    """A chain tidy table from (gateway, tcp, seed, link, fid, kind, mbps[, arrivals,
+    departures]) rows."""
+    out = []
+    for r in rows:
+        gw, tcp, seed, link, fid, kind, mbps = r[:7]
+        arr, dep = r[7:9] if len(r) > 7 else (0, 0)
+        out.append(
+            {
+                "gateway": gw,
+                "tcp": tcp,
+                "low": 10,
+                "seed": seed,
+                "link": link,
+                "fid": fid,
+                "kind": kind,
+                "mbps": mbps,
+                "arrivals": arr,
+                "departures": dep,
+                "link_bw": link_bw,
+                "udp_rate": udp_rate,
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def _table1(
+    udp: dict[str, float], tcp: dict[str, list[float]], tcps: tuple[str, ...] = ("tahoe",)
+) -> pd.DataFrame:
+    """Table 1 (10 UDP + 10 TCP on 1.5 Mb/s), two seeds: every UDP flow of a scheme at
+    udp[gw], the TCP flows at tcp[gw] (ten values)."""
+    rows = []
+    for v in tcps:
+        for gw in udp:
+            for seed in (1, 2):
+                rows += [(gw, v, seed, 1, f, "udp", udp[gw]) for f in range(1, 11)]
+                rows += [(gw, v, seed, 1, 11 + i, "tcp", x) for i, x in enumerate(tcp[gw])]
+    return _chain(rows)
+
+
+TABLE1_OK = {"choke": 0.145, "protocol1": 0.146, "protocol2": 0.004}
+TABLE1_TCP = {"choke": [0.002] * 10, "protocol1": [0.003] * 10, "protocol2": [0.14] * 10}
+
+
+def test_claim_no_tcp_shutout_needs_every_tcp_flow() -> None:
+    key = "table1.no_tcp_shutout"
+    assert gao.claims({"table1": _table1(TABLE1_OK, TABLE1_TCP)})[key][0]
+    # one CHOKe TCP flow gets nothing: the TCP flows together still get something, but the
+    # claim is about every TCP source
+    one_out = {**TABLE1_TCP, "choke": [0.0] + [0.003] * 9}
+    holds, detail = gao.claims({"table1": _table1(TABLE1_OK, one_out)})[key]
+    assert not holds and "choke 2 of 2" in detail
+    # a scheme without runs cannot confirm the claim
+    two = {k: v for k, v in TABLE1_OK.items() if k != "protocol2"}
+    holds, detail = gao.claims({"table1": _table1(two, TABLE1_TCP)})[key]
+    assert not holds and "no runs of protocol2" in detail
+
+
+def test_claim_udp_above_fair_under_choke_and_protocol1() -> None:
+    key = "table1.choke_protocol1_udp_above_fair"
+    assert gao.claims({"table1": _table1(TABLE1_OK, TABLE1_TCP)})[key][0]
+    # Protocol I's UDP flows at the fair share 0.075 exactly: not 'more than' it
+    fair = {**TABLE1_OK, "protocol1": 0.075}
+    assert not gao.claims({"table1": _table1(fair, {**TABLE1_TCP, "protocol1": [0.075] * 10})})[
+        key
+    ][0]
+
+
+def test_claim_protocol2_tcp_above_udp() -> None:
+    key = "table1.protocol2_tcp_above_udp"
+    assert gao.claims({"table1": _table1(TABLE1_OK, TABLE1_TCP)})[key][0]
+    starved = {**TABLE1_TCP, "protocol2": [0.003] * 10}
+    assert not gao.claims({"table1": _table1({**TABLE1_OK, "protocol2": 0.14}, starved)})[key][0]
+
+
+def test_claim_tcp_variants_similar() -> None:
+    key = "table1.tcp_variants_similar"
+    both = pd.concat(
+        [_table1(TABLE1_OK, TABLE1_TCP), _table1(TABLE1_OK, TABLE1_TCP, ("reno",))],
+        ignore_index=True,
+    )
+    assert gao.claims({"table1": both})[key][0]
+    # under Reno, Protocol II lets UDP win: a different winner from Tahoe's
+    reno = _table1(
+        {**TABLE1_OK, "protocol2": 0.14},
+        {**TABLE1_TCP, "protocol2": [0.004] * 10},
+        ("reno",),
+    )
+    diff = pd.concat([_table1(TABLE1_OK, TABLE1_TCP), reno], ignore_index=True)
+    assert not gao.claims({"table1": diff})[key][0]
+
+
+def _table2(rates: dict[str, dict[tuple[int, int], float]], lost: float = 0.0) -> pd.DataFrame:
+    """Table 2 (UDP1 and TCP2 over links 1 and 2, TCP3 over link 2, 10 Mb/s): rates[gw]
+    maps (link, fid) to Mb/s; arrivals and departures in packets (1000 per Mb/s), UDP1
+    losing the fraction ``lost`` of what enters L12 and TCP2 nothing."""
+    rows = []
+    for gw, r in rates.items():
+        for (link, fid), v in r.items():
+            kind = "udp" if fid == 1 else "tcp"
+            dep = 1000 * v
+            arr = dep / (1 - lost) if (fid == 1 and link == 1) else dep
+            rows.append((gw, "tahoe", 1, link, fid, kind, v, arr, dep))
+    return _chain(rows, link_bw=10e6, udp_rate=10e6)
+
+
+FAIR3 = {(1, 1): 6.6, (2, 1): 3.4, (1, 2): 3.3, (2, 2): 3.3, (2, 3): 3.3}
+CHOKE3 = {(1, 1): 9.5, (2, 1): 9.0, (1, 2): 0.4, (2, 2): 0.4, (2, 3): 0.6}
+
+
+def test_claims_of_table2() -> None:
+    good = _table2({"protocol1": FAIR3, "protocol2": FAIR3, "choke": CHOKE3}, lost=0.4)
+    out = gao.claims({"table2": good})
+    assert out["table2.near_fair_on_l23"][0]
+    assert out["table2.protocol2_comparable_beats_choke"][0]
+    assert out["table2.udp_more_loss_multi_link"][0]
+    # Protocol I lets UDP1 keep L23: far from the max-min rates
+    unfair = {(1, 1): 9.0, (2, 1): 8.0, (1, 2): 1.0, (2, 2): 1.0, (2, 3): 1.0}
+    bad = _table2({"protocol1": unfair, "protocol2": FAIR3, "choke": CHOKE3}, lost=0.4)
+    out = gao.claims({"table2": bad})
+    assert not out["table2.near_fair_on_l23"][0]
+    # ... so Protocol II (fair) is no longer comparable with it
+    assert not out["table2.protocol2_comparable_beats_choke"][0]
+    # Protocol II no better than CHOKe
+    worse = _table2({"protocol1": FAIR3, "protocol2": CHOKE3, "choke": CHOKE3}, lost=0.4)
+    assert not gao.claims({"table2": worse})["table2.protocol2_comparable_beats_choke"][0]
+    # UDP1 delivers on L23 all it sends into L12, as TCP2 does: not 'more' loss
+    even = {**FAIR3, (1, 1): 3.3, (2, 1): 3.3}
+    assert not gao.claims({"table2": _table2({"protocol1": even})})[
+        "table2.udp_more_loss_multi_link"
+    ][0]
+
+
+def _poisson(loss_at_r: float, peak_s4: float) -> pd.DataFrame:
+    """Flow 4 of Simulation 1 under both protocols, F = 600: throughput peaks (0.3 r) at
+    ``peak_s4`` and flow 4 loses ``loss_at_r`` of its packets at s4 = r."""
+    rows = []
+    for gw in ("protocol1", "protocol2"):
+        for s4 in (0.2, 0.4, 0.6, 0.8, 1.0, 1.2):
+            thr = 0.3 - 0.2 * abs(s4 - peak_s4)
+            loss = loss_at_r if s4 == 1.0 else max(0.0, 1 - thr / s4)
+            rows.append(
+                {"gateway": gw, "F": 600, "s4": s4, "seed": 1, "fid": 4, "thr_r": thr, "loss": loss}
+            )
+    return pd.DataFrame(rows)
+
+
+def test_claim_fig2_peak_strictly_below_r() -> None:
+    key = "fig2.drops_at_rate_r"
+    assert gao.claims({"fig02": _poisson(0.7, 0.6)}, primary_f=600)[key][0]
+    # the peak at s4 = r exactly is not 'a sending rate less than r'
+    assert not gao.claims({"fig02": _poisson(0.7, 1.0)}, primary_f=600)[key][0]
+    # at s4 = r only a small fraction is dropped
+    assert not gao.claims({"fig02": _poisson(0.1, 0.6)}, primary_f=600)[key][0]
+
+
+def test_claim_thm44() -> None:
+    holds, detail = gao.thm44()[2]["thm4_4.tcp_constant_factor"]
+    assert holds and "D = 8" in detail
+    # D is largest away from equality: not the proof's worst case
+    assert not gao.thm44_claim(8.0, 8.0, 1.0, [6.0, 8.0, 9.0])[0]
+    # an unbounded factor somewhere on the grid
+    assert not gao.thm44_claim(8.0, 8.0, 1.0, [6.0, 8.0, float("inf")])[0]
+    # D is not the cycle over the delivered area
+    assert not gao.thm44_claim(8.0, 8.0, 2.0, [6.0, 8.0])[0]

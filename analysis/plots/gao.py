@@ -52,7 +52,9 @@ CAPTIONS = {
     "sending rate, both in units of the link rate $r$, under Protocols I and II "
     "($H = F/6$, $L = 0$). Solid: buffer $F = {F}$; dashed: the other buffer sizes. "
     "Bands: 95\\% confidence intervals over seeds. The paper's statement (peak about $0.3r$ "
-    "at a rate below $r$) is the shaded box; dotted: the max-min fair share $0.2r$.",
+    "at a rate below $r$) is the shaded box; dotted: the max-min fair share $0.2r$. "
+    "Each run lasts {T}$r$\\,s and is measured after its first {W}$r$\\,s (paper: "
+    "{P}$r$\\,s; shorter runs at the smoke and quick fidelities).",
     "fig03": "Figure 3 (Simulation 2.1): average throughput of each flow over 100\\,s, one UDP "
     "flow (index 1, 3\\,Mb/s) and 32 TCP flows on a 2\\,Mb/s link. (a) the paper's "
     "comparison, Protocol I against CHOKe, with 95\\% confidence intervals over seeds; "
@@ -269,7 +271,14 @@ def draw(
     elif figure == "fig02":
         fig, ax = plt.subplots()
         main = fig02(tidy, pub, primary_f, ax)
-        caption = CAPTIONS[figure].replace("{F}", str(main))
+        r = tidy["r_mbps"]
+        caption = (
+            CAPTIONS[figure]
+            .replace("{F}", str(main))
+            .replace("{T}", ", ".join(f"{x:g}" for x in sorted(set(tidy["duration"] / r))))
+            .replace("{W}", ", ".join(f"{x:g}" for x in sorted(set(tidy["sim1_warmup"] / r))))
+            .replace("{P}", f"{float(pub['sim1.duration'].published):g}")  # type: ignore[arg-type]
+        )
     elif figure == "fig03":
         fig, axes = plt.subplots(1, 2, figsize=(8.0, 3.2), layout="constrained")
         fig03(tidy, axes)
