@@ -3,10 +3,12 @@
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analysis import config as ccr
 from analysis import floyd1991, nsio, nsrun
+from analysis.models import floyd1991 as models
 
 
 @pytest.fixture(scope="module")
@@ -66,3 +68,155 @@ def test_extension_means_skip_the_first_period(runs: list[Path]) -> None:
         # both connections cross gateway 1: together at most its capacity
         assert 0 < row["conn0_pct"] + row["conn1_pct"] <= 100.0
     assert set(e["gateway"]) == {"droptail"} and set(e["tcp"]) == {"sack"}
+
+
+# ---- every criterion on hand-made inputs: one that holds, one that must fail --------------
+
+
+def _thr(conn0: dict[int, float], conn1: dict[int, float], gap: float = 0.0) -> pd.DataFrame:
+    """A Figures 3-8 tidy table: ten periods per n, connection 0 and 1 at the given % of M,
+    the analytical line ``gap`` points below the simulation."""
+    rows = []
+    for n in conn0:
+        for period in range(1, 11):
+            for conn, v in ((0, conn0[n]), (1, conn1[n])):
+                rows.append(
+                    {
+                        "n": n,
+                        "seed": 1,
+                        "period": period,
+                        "conn": conn,
+                        "pct": v,
+                        "analysis_pct": v - gap if conn == 0 else v + gap,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def test_one_over_n_is_against_connection_1() -> None:
+    # the paper's Cor 7 (Constant-Rate) shares: 50/50 at n = 1, a third at n = 2, 13 % at 10
+    ok = _thr({1: 49.0, 2: 31.0, 10: 12.0}, {1: 49.0, 2: 62.0, 10: 86.0})
+    b = floyd1991.one_over_n(ok)
+    assert b["bound"].to_dict() == pytest.approx({1: 49.0, 2: 31.0, 10: 8.6})
+    nums, _ = floyd1991.claims({"fig07": ok, "fig08": ok})
+    assert nums["figs7_8.conn0_at_least_one_over_n"] is True
+    # below 1/n of connection 1 at n = 10 in one figure only: fails
+    low = _thr({1: 49.0, 2: 31.0, 10: 8.0}, {1: 49.0, 2: 62.0, 10: 90.0})
+    assert not floyd1991.one_over_n(low).loc[10, "holds"]
+    nums, _ = floyd1991.claims({"fig07": ok, "fig08": low})
+    assert nums["figs7_8.conn0_at_least_one_over_n"] is False
+
+
+def _ratios(per_n: dict[int, list[float]]) -> pd.DataFrame:
+    rows = [
+        {"n": n, "seed": 1, "gw": g, "period": 1, "ratio": r, "s_t": 0.3, "drops": 3}
+        for n, rs in per_n.items()
+        for g, r in enumerate(rs)
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_avg_ratio_is_checked_for_each_n() -> None:
+    # pooled over n the mean is 1.0, but n = 2 averages 1.6: the number is n = 2's
+    t = _ratios({1: [0.4, 0.4], 2: [1.6, 1.6], 3: [1.0, 1.0]})
+    assert floyd1991.farthest_from_one(floyd1991.avg_ratio_per_n(t)) == pytest.approx(1.6)
+    good = _ratios({1: [0.9, 1.1], 2: [1.2, 1.0]})
+    assert floyd1991.farthest_from_one(floyd1991.avg_ratio_per_n(good)) == pytest.approx(1.1)
+    assert np.isnan(floyd1991.farthest_from_one(pd.Series(dtype=float)))
+
+
+def test_ratio_at_n10() -> None:
+    more = _ratios({9: [0.5], 10: [1.5, 2.0]})
+    nums, _ = floyd1991.claims({"fig10": more, "fig11": more})
+    assert nums["fig10_11.avg_ratio_n10_gt_1"] is True
+    less = _ratios({9: [3.0], 10: [0.5, 1.0]})
+    nums, _ = floyd1991.claims({"fig10": more, "fig11": less})
+    assert nums["fig10_11.avg_ratio_n10_gt_1"] is False
+    # no n = 10 run: nothing to compare (missing), not the largest n's value
+    nums, _ = floyd1991.claims({"fig10": _ratios({9: [3.0]}), "fig11": more})
+    assert "fig10_11.avg_ratio_n10_gt_1" not in nums
+
+
+def test_claims_of_figures_3_to_8() -> None:
+    falling = _thr({1: 45.0, 2: 30.0, 3: 20.0}, {1: 50.0, 2: 65.0, 3: 75.0}, gap=2.0)
+    rising = _thr({1: 20.0, 2: 30.0, 3: 45.0}, {1: 75.0, 2: 65.0, 3: 50.0}, gap=2.0)
+    far = _thr({1: 45.0, 2: 30.0, 3: 20.0}, {1: 50.0, 2: 65.0, 3: 75.0}, gap=8.0)
+    under = _thr({1: 45.0, 2: 30.0, 3: 20.0}, {1: 50.0, 2: 65.0, 3: 75.0}, gap=-2.0)
+    _, out = floyd1991.claims({"fig03": falling, "fig04": far, "fig05": far})
+    assert out["figs3_5.conn0_falls_with_n"][0]
+    assert out["fig3.reasonable_agreement"][0]
+    assert out["figs4_5.some_discrepancy"][0]
+    _, out = floyd1991.claims({"fig03": far, "fig04": falling, "fig05": rising})
+    assert not out["figs3_5.conn0_falls_with_n"][0]
+    assert not out["fig3.reasonable_agreement"][0]
+    assert not out["figs4_5.some_discrepancy"][0]
+    # Figs 7-8: the analysis below the simulation; Random Drop and Drop Tail alike
+    _, out = floyd1991.claims({"fig07": falling, "fig08": falling})
+    assert out["figs7_8.analysis_overstates_bias"][0]
+    assert out["sec4_5.droptail_randomdrop_similar"][0]
+    _, out = floyd1991.claims({"fig07": falling, "fig08": under})
+    assert not out["figs7_8.analysis_overstates_bias"][0]
+    apart = _thr({1: 20.0, 2: 15.0, 3: 5.0}, {1: 75.0, 2: 80.0, 3: 90.0})
+    _, out = floyd1991.claims({"fig07": falling, "fig08": apart})
+    assert not out["sec4_5.droptail_randomdrop_similar"][0]
+    # Fig 6: close to Claim 1 and connection 0 keeps >= 10 % at the largest n
+    _, out = floyd1991.claims({"fig06": falling})
+    assert out["fig6.close_agreement"][0]
+    _, out = floyd1991.claims({"fig06": far})
+    assert not out["fig6.close_agreement"][0]
+    starved = _thr({1: 45.0, 2: 20.0, 3: 8.0}, {1: 50.0, 2: 75.0, 3: 88.0})
+    assert not floyd1991.claims({"fig06": starved})[1]["fig6.close_agreement"][0]
+
+
+def test_claim_fig2_and_fig12() -> None:
+    t = _thr({5: 10.0}, {5: 0.0})
+    t.loc[t["conn"] == 0, "pct"] = np.arange(10, 110, 10.0)  # rises every period
+    assert floyd1991.claims({"fig02": t})[1]["fig2.throughput_rises_each_period"][0]
+    t.loc[(t["conn"] == 0) & (t["period"] == 6), "pct"] = 30.0
+    assert not floyd1991.claims({"fig02": t})[1]["fig2.throughput_rises_each_period"][0]
+    share = np.linspace(0.02, 0.5, 40)
+    burst = pd.DataFrame({"n": 10, "s_t": share, "ratio": 0.6 + 5 * np.exp(-5 * share)})
+    assert floyd1991.claims({"fig12": burst})[1]["fig12.ratio_rises_as_share_falls"][0]
+    flat = burst.assign(ratio=np.random.default_rng(1).uniform(0.5, 1.5, len(share)))
+    assert not floyd1991.claims({"fig12": flat})[1]["fig12.ratio_rises_as_share_falls"][0]
+
+
+def test_analytical_claims_fail_on_wrong_formulas() -> None:
+    assert all(h for h, _ in floyd1991.analytical_claims().values())
+
+    class Wrong:
+        """The paper's closed forms with each one off."""
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(models, name)
+
+        @staticmethod
+        def claim1_share(n: object) -> object:
+            return 1.0 / (1.0 + np.asarray(n, dtype=float))  # 1/(1+n), not 1/(1+sqrt n)
+
+        @staticmethod
+        def cor3_share(r: object) -> object:
+            return 1.0 / (1.0 + np.asarray(r, dtype=float) ** 2)
+
+        @staticmethod
+        def cor4_share(r0: float, r1: float) -> float:
+            return r0 / (r0 + r1)
+
+        @staticmethod
+        def cor6_share(n: object) -> object:
+            return 1.0 / (2.0 * np.asarray(n, dtype=float))
+
+        @staticmethod
+        def cor7_constant_rate(n: int) -> float:
+            return 1.0 / (1.0 + n)
+
+        @staticmethod
+        def product_measure(p: object, n: int) -> object:
+            return np.asarray(p) * (1 - np.asarray(p)) ** (2 * n)
+
+        @staticmethod
+        def jain_gateways(p: object, n: int) -> object:
+            return -((np.asarray(p) - 0.5) ** 2)
+
+    out = floyd1991.analytical_claims(Wrong())  # type: ignore[arg-type]
+    assert not any(h for h, _ in out.values()), out

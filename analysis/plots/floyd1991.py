@@ -18,6 +18,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from analysis import floyd1991
 from analysis.compare import Published, load_originals
 from analysis.models import floyd1991 as models
 from analysis.plots.common import figure_tex, save
@@ -51,6 +52,8 @@ CAPTIONS = {
     "fig17": "Figure 17: Claim 1, $n$ gateways, equal rates of increase.",
     "fig18": "Figure 18: Corollary 7 with the burst bias $f(p)$, Constant-Rate increase.",
 }
+#: Sec 4.3's 'at least 1/nth of the throughput' (of connection 1), drawn and listed here
+ONE_OVER_N = ("fig07", "fig08")
 THROUGHPUT_ANALYSIS = {
     "fig03": "Cor. 6",
     "fig04": "Cor. 7 (IB1)",
@@ -97,6 +100,24 @@ def fig02(tidy: pd.DataFrame, pub: dict[str, Published], ax: plt.Axes) -> None:
     _n_axis(ax, d["n"], "connection 0 throughput (% of M)")
 
 
+def one_over_n_text(tidy: pd.DataFrame) -> str:
+    """Caption sentence: the n at which connection 0's mean is below 1/n of connection 1's
+    (Sec 4.3), with both values, from the figure's own runs."""
+    b = floyd1991.one_over_n(tidy)
+    low = b[~b["holds"]]
+    head = "Dotted: connection 1's mean over $n$ (Sec 4.3: connection 0 gets at least that)"
+    if low.empty:
+        return head + "; connection 0 reaches it at every $n$."
+    return (
+        head
+        + "; connection 0 is below it at "
+        + ", ".join(
+            f"$n = {n}$ ({r.conn0:.1f}\\% against {r.bound:.1f}\\%)" for n, r in low.iterrows()
+        )
+        + "."
+    )
+
+
 def throughput(figure: str, tidy: pd.DataFrame, pub: dict[str, Published], ax: plt.Axes) -> None:
     rng = np.random.default_rng(0)  # jitter only, fixed: identical figures on every run
     for conn, color in ((0, C0), (1, C1)):
@@ -113,6 +134,9 @@ def throughput(figure: str, tidy: pd.DataFrame, pub: dict[str, Published], ax: p
             lw=1.5,
             label=f"connection {conn}: {THROUGHPUT_ANALYSIS[figure]}",
         )
+    if figure in ONE_OVER_N:
+        b = floyd1991.one_over_n(tidy)
+        ax.plot(b.index, b["bound"], ls=":", color=C0, label="connection 1 / n (Sec 4.3)")
     key = f"fig{int(figure[3:])}.packets_first_50s_n5"
     if key in pub:
         rate, per_len = float(tidy["rate"].iloc[0]), float(tidy["period_s"].iloc[0])
@@ -294,11 +318,14 @@ def draw(
         analytical(figure, tidy, pub, ax)
     else:
         raise ValueError(f"unknown figure {figure}")
+    caption = CAPTIONS[figure]
+    if figure in ONE_OVER_N:
+        caption += " " + one_over_n_text(tidy)
     save(fig, pdf)
     figure_tex(
         tex,
         pdf,
-        f"Floyd 1991, {CAPTIONS[figure]}",
+        f"Floyd 1991, {caption}",
         rule=f"floyd1991_plot ({figure})",
         script=SCRIPT,
         label=f"fig:floyd1991:{figure}",
