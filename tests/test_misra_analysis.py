@@ -331,3 +331,131 @@ def test_same_seed_same_bytes(
     )
     for name in ("flows.tsv", "summary.json"):
         assert (again / name).read_bytes() == (runs["a"] / name).read_bytes()
+
+
+# ------------------------------------------------------------------------------------------
+# every criterion on hand-made data: an input that holds and one that must fail
+# ------------------------------------------------------------------------------------------
+
+
+def _win(points: dict[float, tuple[float, float, float]]) -> pd.DataFrame:
+    """A Figure 6/7 tidy table: per swept value, (simulated mean, simulated variance,
+    theoretical mean); one seed, theory variance = simulated."""
+    rows = []
+    for v, (mean, var, theory) in points.items():
+        for stat, y in (("mean", mean), ("var", var), ("cov", math.sqrt(var) / mean)):
+            rows.append({"value": v, "source": "sim", "seed": 1, "stat": stat, "y": y})
+        rows.append({"value": v, "source": "sim", "seed": 1, "stat": "pmf", "w": mean, "y": 1.0})
+        for source in ("theory", "theory_finite"):
+            for stat, y in (("mean", theory), ("var", var), ("cov", math.sqrt(var) / theory)):
+                rows.append({"value": v, "source": source, "stat": stat, "y": y})
+        rows.append({"value": v, "source": "theory", "stat": "pmf", "w": theory, "y": 1.0})
+    return pd.DataFrame(rows)
+
+
+def test_window_claims_can_fail() -> None:
+    # Fig 6 (alpha rising): mean and CoV rise, the theory's error grows
+    fig6 = _win({-1.0: (30.0, 60.0, 30.3), -0.5: (50.0, 250.0, 51.0), 0.0: (140.0, 5600.0, 150.0)})
+    nums, _ = misra.sim_claims({"fig06": fig6})
+    assert nums["fig6.mean_and_cov_increase_with_alpha"] is True
+    assert nums["fig6.theory_less_accurate_for_larger_alpha"] is True
+    flat = _win({-1.0: (30.0, 60.0, 33.0), -0.5: (50.0, 100.0, 51.0), 0.0: (140.0, 700.0, 141.0)})
+    nums, _ = misra.sim_claims({"fig06": flat})
+    assert nums["fig6.mean_and_cov_increase_with_alpha"] is False  # CoV falls
+    assert nums["fig6.theory_less_accurate_for_larger_alpha"] is False
+    # Fig 7 (c2 ascending): the mean falls, variance and CoV rise, the CoV by at least half
+    # as much (relative) as c2
+    fig7 = _win({0.1: (48.0, 29.0, 48.0), 0.3: (37.0, 48.0, 37.0), 0.5: (33.0, 68.0, 33.0)})
+    nums, out = misra.sim_claims({"fig07": fig7})
+    assert nums["fig7.c2_down_mean_up_var_down_cov_down"] is True
+    assert out["conclusion.decrease_c2"][0] is True
+    # the CoV barely changes: the conclusion's 'sharp decrease' fails, so does the order
+    same = _win({0.1: (48.0, 500.0, 48.0), 0.3: (37.0, 300.0, 37.0), 0.5: (33.0, 240.0, 33.0)})
+    nums, out = misra.sim_claims({"fig07": same})
+    assert nums["fig7.c2_down_mean_up_var_down_cov_down"] is False
+    assert out["conclusion.decrease_c2"][0] is False
+
+
+def _pair(exp: str, cap: float, thr: tuple[float, float], **change: float) -> list:
+    rows = _cap_rows(exp, "sim", cap, thr, (30.0, 50.0))
+    rows += _cap_rows(exp, "theory", cap, thr, (30.0, 50.0))
+    return [{**r, **change} if r["source"] == "sim" else r for r in rows]
+
+
+def test_simulation_checks_can_fail() -> None:
+    good = pd.DataFrame(_pair("expa_s1", 6.0, (2.5, 3.5)))
+    _, out = misra.sim_claims({"fig01": good, "fig02": good, "fig03": good})
+    for key in (
+        "figs1_3.close_agreement",
+        "sec3.each_flow_gets_assured_rate",
+        "model.generalized_tcp",
+        "model.ored",
+    ):
+        assert out[key][0] is True, key
+    # simulated windows 10 % off the fixed point
+    off = pd.DataFrame(_pair("expa_s1", 6.0, (2.5, 3.5)))
+    off.loc[off["source"] == "sim", "window"] *= 1.1
+    _, out = misra.sim_claims({"fig01": off, "fig02": good, "fig03": good})
+    assert out["figs1_3.close_agreement"][0] is False
+    # a flow below its assured rate
+    _, out = misra.sim_claims({"fig01": pd.DataFrame(_pair("expa_s1", 6.0, (1.4, 4.6)))})
+    assert out["sec3.each_flow_gets_assured_rate"][0] is False
+    # half as many window decreases as marks, or a retransmission
+    _, out = misra.sim_claims(
+        {"fig01": pd.DataFrame(_pair("expa_s1", 6.0, (2.5, 3.5), decreases=250))}
+    )
+    assert out["model.generalized_tcp"][0] is False
+    _, out = misra.sim_claims({"fig01": pd.DataFrame(_pair("expa_s1", 6.0, (2.5, 3.5), rexmits=1))})
+    assert out["model.generalized_tcp"][0] is False
+    # one packet dropped at the ORED queue
+    _, out = misra.sim_claims({"fig01": pd.DataFrame(_pair("expa_s1", 6.0, (2.5, 3.5), drops=1))})
+    assert out["model.ored"][0] is False
+
+
+def test_sharing_numbers_can_fail() -> None:
+    def fig(ratio_by_set: dict[int, float], exp: str, slope: float = 0.1) -> pd.DataFrame:
+        rows = []
+        for k, r in ratio_by_set.items():
+            for cap in (6.0, 9.0, 12.0):
+                lo = cap / (1 + r - slope * (cap - 6.0))
+                thr = (lo, cap - lo) if exp == "expa" else (cap - lo, lo)
+                rows += _cap_rows(f"{exp}_s{k}", "sim", cap, thr, (1.0, 1.0))
+        return pd.DataFrame(rows)
+
+    good_a = fig({1: 1.3, 2: 1.6, 3: 1.4, 4: 1.5}, "expa")
+    nums, out = misra.sim_claims({"fig04": good_a})
+    assert nums["fig4.sim_lower_c2_more_differentiation"] is True
+    assert out["fig4.excess_not_proportional"][0] is True
+    # set 3 (smaller c2) below set 1: lower c2 gives less differentiation
+    swap = fig({1: 1.4, 2: 1.6, 3: 1.3, 4: 1.5}, "expa")
+    assert misra.sim_claims({"fig04": swap})[0]["fig4.sim_lower_c2_more_differentiation"] is False
+    # the ratio rises with the excess (no longer shared more evenly), or reaches 2
+    rising = fig({1: 1.3, 2: 1.6, 3: 1.4, 4: 1.5}, "expa", slope=-0.1)
+    assert misra.sim_claims({"fig04": rising})[1]["fig4.excess_not_proportional"][0] is False
+    prop = fig({1: 2.3, 2: 2.6, 3: 2.4, 4: 2.5}, "expa")
+    assert misra.sim_claims({"fig04": prop})[1]["fig4.excess_not_proportional"][0] is False
+    # Exp B: the long-RTT flow ahead at one capacity
+    good_b = fig({1: 2.5, 2: 1.4, 3: 2.2, 4: 1.6}, "expb", slope=0.05)
+    assert misra.sim_claims({"fig05": good_b})[0]["fig5.short_rtt_gets_more"] is True
+    long_ahead = fig({1: 2.5, 2: 0.9, 3: 2.2, 4: 1.6}, "expb", slope=0.0)
+    assert misra.sim_claims({"fig05": long_ahead})[0]["fig5.short_rtt_gets_more"] is False
+    # capacities: one number for the stated range, the end that leaves it
+    inside = misra.sim_claims({"fig04": good_a, "fig05": good_b})[0]["params.capacity_range"]
+    assert inside == 12.0
+    wide = pd.concat([good_a, fig({1: 1.3}, "expa").assign(capacity_mbps=4.0)])
+    assert misra.sim_claims({"fig04": wide, "fig05": good_b})[0]["params.capacity_range"] == 4.0
+
+
+def test_theory_statements_can_fail() -> None:
+    caps = [5.0, 8.0, 12.0]
+    a = pd.Series([1.8, 1.5, 1.3], index=caps)
+    assert misra.same_curves([(a, a.copy())])
+    assert not misra.same_curves([(a, a.copy()), (a, a + 1e-6)])
+
+    class D:
+        def __init__(self, mean: float, cv: float) -> None:
+            self.mean, self.cv = mean, cv
+
+    assert misra.mean_and_cov_rise([D(30, 0.2), D(40, 0.25), D(50, 0.3)])  # type: ignore[list-item]
+    # the CoV independent of c1 (as [10] has it for constant marking): fails
+    assert not misra.mean_and_cov_rise([D(30, 0.25), D(40, 0.25), D(50, 0.25)])  # type: ignore[list-item]
