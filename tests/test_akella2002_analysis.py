@@ -670,6 +670,11 @@ def test_joint_order_sensitivity() -> None:
     same = ak.joint_order_rows({a["search"]: a, b["search"]: {**a, "search": b["search"]}}, PUB)
     assert "explains none of the off rows" in ak.joint_order_summary(same)
     assert "No set-up" in ak.joint_order_summary(ak.joint_order_rows({a["search"]: a}, PUB))
+    from analysis.plots.akella2002 import joint_order_tex
+
+    tex = joint_order_tex(rows, ak.joint_order_summary(rows))
+    assert r"text.reno\_red\_joint.alpha\_e & abs 1 & 3 & 30 & 3 & off & ok \\" in tex
+    assert "explains every off row" in tex
 
 
 def test_hybrid_numbers_convert_by_hand() -> None:
