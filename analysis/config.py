@@ -358,9 +358,22 @@ def overrides(config: dict, paper: str, fidelity: str) -> list[Override]:
     return out
 
 
+def read_yaml(path: Path) -> object:
+    """One YAML file; a syntax error names the file, line and column."""
+    try:
+        return yaml.safe_load(path.read_text())
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"{path}, line {mark.line + 1}, column {mark.column + 1}" if mark else f"{path}"
+        problem = ", ".join(
+            str(x) for x in (getattr(e, "context", None), getattr(e, "problem", None)) if x
+        )
+        raise ConfigError(f"config: {where}: not valid YAML: {problem or e}") from None
+
+
 def load(paths: list[Path]) -> dict:
     """Merge YAML files (later keys win at the top level), as Snakemake's configfile does."""
     config: dict = {}
     for p in paths:
-        config.update(yaml.safe_load(p.read_text()) or {})
+        config.update(read_yaml(p) or {})  # type: ignore[arg-type]
     return config

@@ -166,3 +166,24 @@ def test_limit_checked_by_validate(cfg: dict) -> None:
 
     msg = _broken(cfg, edit)
     assert "red_thresh (100) must be below red_maxthresh" in msg
+
+
+def test_bad_yaml_names_file_and_line(tmp_path: Path) -> None:
+    f = tmp_path / "floyd1991.yaml"
+    f.write_text("floyd1991:\n  parameters:\n    gw_bw: {value: 1500000, status: [stated}\n")
+    with pytest.raises(ccr.ConfigError) as e:
+        ccr.load([f])
+    assert f"{f}, line 3, column " in str(e.value) and "not valid YAML" in str(e.value)
+
+
+def test_snakemake_names_the_bad_yaml_file(project_copy: Path) -> None:
+    cfg_file = project_copy / "config" / "experiments" / "gao.yaml"
+    lines = cfg_file.read_text().splitlines()
+    lines[5] = lines[5] + " ]"  # a stray bracket
+    cfg_file.write_text("\n".join(lines) + "\n")
+    smk = Path(sys.executable).with_name("snakemake")
+    p = subprocess.run(
+        [str(smk), "-n"], cwd=project_copy, capture_output=True, text=True, timeout=120
+    )
+    assert p.returncode != 0
+    assert "config: config/experiments/gao.yaml, line 6, column " in p.stderr, p.stderr[-2000:]
