@@ -45,10 +45,11 @@ NS2_SUITES ?= red sack simple tcpVariants newreno rbp monitor packmime tcp tcpLi
 test-ns2-validation: ns
 	scripts/ns2-validate.sh build/ns2/bin/ns build/ns2/ns-2.35 $(NS2_SUITES)
 
-# the DAG of every fidelity builds (nothing runs)
+# the DAG of every fidelity builds and every job's command formats (nothing runs): a plain
+# dry run, as the README recommends (--quiet would skip formatting the shell commands)
 test-dag: setup
-	$(SMK) -n --quiet --config fidelity=quick > /dev/null
-	$(SMK) -n --quiet --config fidelity=paper > /dev/null
+	$(SMK) -n --config fidelity=quick > /dev/null
+	$(SMK) -n --config fidelity=paper > /dev/null
 	@echo "test-dag: quick and paper DAGs build"
 
 test: lint test-python test-tcl test-ns2-validation test-dag smoke

@@ -3,19 +3,26 @@
 #   snakemake --cores N --config fidelity=smoke
 #   snakemake --cores N figures/floyd1991/fig02.pdf     one target
 #   snakemake diff                            the console diff against the papers
+import hashlib
 import os
 import sys
 from pathlib import Path
 
 from analysis import config as ccr
+from analysis import nsrun
 
 # rules call `python`: the interpreter running snakemake (the venv's), activated or not
 os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 
-configfile: "config/config.yaml"
+CONFIG_FILES = ["config/config.yaml", *sorted(str(p) for p in Path("config/experiments").glob("*.yaml"))]
+try:  # Snakemake's own message for bad YAML names neither the file nor the line
+    ccr.load([Path(f) for f in CONFIG_FILES])
+except ccr.ConfigError as _e:
+    sys.stderr.write(f"\n{_e}\n\n")
+    sys.exit(1)
 
 
-for _f in sorted(Path("config/experiments").glob("*.yaml")):
+for _f in CONFIG_FILES:
 
     configfile: _f
 
@@ -25,6 +32,12 @@ try:
 except ccr.ConfigError as _e:
     sys.stderr.write(f"\n{_e}\n\n")
     sys.exit(1)
+
+# for analysis.nsrun in every job: the per-run time limit (not a rule parameter, so changing
+# it reruns nothing), and this Snakemake's pid (if it dies, even by kill -9, its ns runs are
+# killed instead of going on as orphans)
+os.environ[nsrun.TIMEOUT_ENV] = str(config["ns"]["run_timeout_s"])
+os.environ[nsrun.OWNER_ENV] = str(os.getpid())
 
 FIDELITY = config["fidelity"]
 PAPERS = config["papers"]
@@ -49,12 +62,36 @@ def run_summaries(paper: str, experiment: str) -> list[str]:
 
 
 def run_args(paper: str, experiment: str, run_id: str) -> str:
-    from analysis.nsrun import format_value
-
     for r in runs_of(paper, experiment):
         if r.run_id == run_id:
-            return " ".join(f"{k}={format_value(v)}" for k, v in r.params.items())
+            return " ".join(f"{k}={nsrun.format_value(v)}" for k, v in r.params.items())
     raise ValueError(f"{paper}/{experiment}: no run '{run_id}' at fidelity {FIDELITY}")
+
+
+# paper -> (summary.json -> the parameters its run is made with), for a paper that keeps its
+# runs elsewhere than results/<paper>/<experiment>/<fidelity>/<run>/ (Akella et al.)
+RUN_ARGS_OF: dict = {}
+
+
+def summary_args(path: str) -> str:
+    parts = Path(path).parts
+    if parts[1] in RUN_ARGS_OF:
+        return RUN_ARGS_OF[parts[1]](path)
+    _, paper, experiment, fidelity, run_id, _ = parts
+    assert fidelity == FIDELITY, path
+    return run_args(paper, experiment, run_id)
+
+
+def runs_pin(files) -> str:
+    """A digest of the parameters of every run among ``files`` (their summary.json), for the
+    params of each step that reads runs: a changed parameter reruns the step and so remakes
+    its missing runs. (Snakemake does not remake a missing input of a job whose output is up
+    to date: without this, a run killed after its parameters changed was never redone, and
+    the step's output stayed from the old parameters.)"""
+    h = hashlib.sha256()
+    for f in sorted(str(f) for f in files if str(f).endswith("/summary.json")):
+        h.update(f"{f} {summary_args(f)}\n".encode())
+    return h.hexdigest()[:16]
 
 
 include: "rules/ns2.smk"

@@ -17,6 +17,12 @@ except ccr.ConfigError as _e:
     sys.stderr.write(f"\n{_e}\n\n")
     sys.exit(1)
 
+# a point run's parameters (for runs_pin): the study's base values, and the point's own,
+# which its path spells out
+RUN_ARGS_OF["akella2002"] = lambda path: " ".join(
+    f"{k}={nsrun.format_value(v)}" for k, v in AK.base.items()
+)
+
 AK_CODE = ["analysis/akella2002_search.py", "analysis/nsio.py", "analysis/stats.py"]
 AK_ANALYSIS = [*AK_CODE, "analysis/akella2002.py", "analysis/models/akella2002.py", "analysis/numbers.py"]
 AK_PLOT = ["analysis/plots/akella2002.py", "analysis/plots/common.py"]
@@ -58,8 +64,8 @@ wildcard_constraints:
 rule akella2002_point:
     """R runs (the fidelity's seeds) of one point."""
     input:
-        ns=NS,
-        nsid=NS_ID,
+        ns=NS_INPUT,
+        nsid=ns_id,
         script="tcl/akella2002/dumbbell.tcl",
         lib=TCL_LIB,
         runner=NSRUN,
@@ -77,10 +83,9 @@ rule akella2002_point:
             akella.Point(w.ak_tcp, w.ak_queue, float(w.ak_a), float(w.ak_b), float(w.ak_an), float(w.ak_bn))
         ),
         seeds=" ".join(str(s) for s in AK.seeds),
-        timeout=config["ns"]["run_timeout_s"],
     shell:
         "for s in {params.seeds}; do python -m analysis.nsrun --ns {input.ns} --script {input.script} "
-        "--out {params.dir}/s$s --timeout {params.timeout} {params.args} seed=$s || exit 1; done"
+        "--out {params.dir}/s$s {params.args} seed=$s || exit 1; done"
 
 
 def ak_iteration_inputs(w):
@@ -104,6 +109,7 @@ checkpoint akella2002_iteration:
     output:
         AK_SEARCH_DIR + "/{ak_search}/iter{ak_iter}.json",
     params:
+        pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
         prev=lambda w, input: f"--previous {input.prev[0]}" if input.prev else "",
         # the search's settings: a config change reruns the iterations (Snakemake's params trigger)
         design=lambda w: repr((AK.searches[w.ak_search], AK.seeds)),
@@ -136,10 +142,13 @@ rule akella2002_search:
     output:
         AK_SEARCH_DIR + "/{ak_search}/search.json",
     params:
+        pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
         design=lambda w: repr((AK.searches[w.ak_search], AK.seeds)),
+        # until the checkpoint has run (a dry run) the input holds only its placeholder
+        iterations=lambda w, input: " ".join(getattr(input, "iterations", [])),
     shell:
         "python -m analysis.akella2002_search search --fidelity {FIDELITY} "
-        "--search {wildcards.ak_search} --out {output} {input.iterations}"
+        "--search {wildcards.ak_search} --out {output} {params.iterations}"
 
 
 rule akella2002_ne_figure:
@@ -177,6 +186,7 @@ rule akella2002_fig05:
         tidy=f"results/akella2002/fig05/{FIDELITY}/tidy.csv",
         numbers="paper/generated/akella2002/numbers-fig05.csv",
     params:
+        pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
         dirs=" ".join(ak_point_dirs(AK_FIG05)),
         seeds=",".join(str(s) for s in AK.seeds),
     shell:
@@ -208,6 +218,7 @@ rule akella2002_fig10:
         tidy=f"results/akella2002/fig10/{FIDELITY}/tidy.csv",
         numbers="paper/generated/akella2002/numbers-fig10.csv",
     params:
+        pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
         dirs=" ".join(ak_point_dirs(AK_FIG10)),
         seeds=",".join(str(s) for s in AK.seeds),
     shell:

@@ -39,8 +39,8 @@ def floyd_runs(fig: str) -> list[str]:
 
 rule floyd1991_sim:
     input:
-        ns=NS,
-        nsid=NS_ID,
+        ns=NS_INPUT,
+        nsid=ns_id,
         script=lambda w: f"tcl/floyd1991/{config['floyd1991']['experiments'][w.exp]['family']}.tcl",
         lib=TCL_LIB,
         runner=NSRUN,
@@ -48,12 +48,11 @@ rule floyd1991_sim:
         "results/floyd1991/{exp}/{fidelity}/{run}/summary.json",
     params:
         args=lambda w: run_args("floyd1991", w.exp, w.run),
-        timeout=config["ns"]["run_timeout_s"],
     wildcard_constraints:
         fidelity="smoke|quick|paper",
     shell:
         "python -m analysis.nsrun --ns {input.ns} --script {input.script} "
-        "--out $(dirname {output}) --timeout {params.timeout} {params.args}"
+        "--out $(dirname {output}) {params.args}"
 
 
 rule floyd1991_analyse:
@@ -63,6 +62,8 @@ rule floyd1991_analyse:
     output:
         tidy=f"results/floyd1991/{{fig}}/{FIDELITY}/tidy.csv",
         numbers="paper/generated/floyd1991/numbers-{fig}.csv",
+    params:
+        pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
     wildcard_constraints:
         fig="fig(0[2-9]|1[0-2])|ext01",
     shell:

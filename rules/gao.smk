@@ -40,8 +40,8 @@ def gao_runs(item: str) -> list[str]:
 
 rule gao_sim:
     input:
-        ns=NS,
-        nsid=NS_ID,
+        ns=NS_INPUT,
+        nsid=ns_id,
         script=lambda w: f"tcl/gao/{config['gao']['experiments'][w.exp]['family']}.tcl",
         lib=TCL_LIB,
         runner=NSRUN,
@@ -49,13 +49,12 @@ rule gao_sim:
         "results/gao/{exp}/{fidelity}/{run}/summary.json",
     params:
         args=lambda w: run_args("gao", w.exp, w.run),
-        timeout=config["ns"]["run_timeout_s"],
     wildcard_constraints:
         exp="|".join(sorted(config["gao"]["experiments"])),
         fidelity="smoke|quick|paper",
     shell:
         "python -m analysis.nsrun --ns {input.ns} --script {input.script} "
-        "--out $(dirname {output}) --timeout {params.timeout} {params.args}"
+        "--out $(dirname {output}) {params.args}"
 
 
 rule gao_analyse:
@@ -66,6 +65,7 @@ rule gao_analyse:
         tidy=f"results/gao/{{item}}/{FIDELITY}/tidy.csv",
         numbers="paper/generated/gao/numbers-{item}.csv",
     params:
+        pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
         primary_f=config["gao"]["parameters"]["F"]["value"],
     wildcard_constraints:
         item="fig02|fig03|table1|table2",
@@ -93,6 +93,8 @@ rule gao_sensitivity:
         code=GAO_ANALYSIS,
     output:
         tidy=f"results/gao/sens_low/{FIDELITY}/tidy.csv",
+    params:
+        pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
     shell:
         "python -m analysis.gao sens_low --tidy {output.tidy} {input.runs}"
 

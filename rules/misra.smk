@@ -45,8 +45,8 @@ def misra_runs(fig: str) -> list[str]:
 
 rule misra_sim:
     input:
-        ns=NS,
-        nsid=NS_ID,
+        ns=NS_INPUT,
+        nsid=ns_id,
         script=lambda w: f"tcl/misra/{config['misra']['experiments'][w.exp]['family']}.tcl",
         lib=TCL_LIB,
         runner=NSRUN,
@@ -54,13 +54,12 @@ rule misra_sim:
         "results/misra/{exp}/{fidelity}/{run}/summary.json",
     params:
         args=lambda w: run_args("misra", w.exp, w.run),
-        timeout=config["ns"]["run_timeout_s"],
     wildcard_constraints:
         exp="|".join(sorted(config["misra"]["experiments"])),
         fidelity="smoke|quick|paper",
     shell:
         "python -m analysis.nsrun --ns {input.ns} --script {input.script} "
-        "--out $(dirname {output}) --timeout {params.timeout} {params.args}"
+        "--out $(dirname {output}) {params.args}"
 
 
 rule misra_analyse:
@@ -70,6 +69,8 @@ rule misra_analyse:
     output:
         tidy=f"results/misra/{{fig}}/{FIDELITY}/tidy.csv",
         numbers="paper/generated/misra/numbers-{fig}.csv",
+    params:
+        pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
     wildcard_constraints:
         fig="|".join(MISRA_FIGURES),
     shell:

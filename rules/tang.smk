@@ -45,8 +45,8 @@ REPORT_PARTS["tang"] = [
 
 rule tang_sim:
     input:
-        ns=NS,
-        nsid=NS_ID,
+        ns=NS_INPUT,
+        nsid=ns_id,
         script=lambda w: f"tcl/tang/{config['tang']['experiments'][w.exp]['family']}.tcl",
         lib=TCL_LIB,
         runner=NSRUN,
@@ -54,12 +54,11 @@ rule tang_sim:
         "results/tang/{exp}/{fidelity}/{run}/summary.json",
     params:
         args=lambda w: run_args("tang", w.exp, w.run),
-        timeout=config["ns"]["run_timeout_s"],
     wildcard_constraints:
         fidelity="smoke|quick|paper",
     shell:
         "python -m analysis.nsrun --ns {input.ns} --script {input.script} "
-        "--out $(dirname {output}) --timeout {params.timeout} {params.args}"
+        "--out $(dirname {output}) {params.args}"
 
 
 rule tang_analyse:
@@ -71,6 +70,8 @@ rule tang_analyse:
         traces=f"results/tang/{{exp}}/{FIDELITY}/traces.csv",
         theory=f"results/tang/{{exp}}/{FIDELITY}/theory.csv",
         numbers="paper/generated/tang/numbers-{exp}.csv",
+    params:
+        pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
     wildcard_constraints:
         exp="|".join(TANG_EXPERIMENTS),
     shell:

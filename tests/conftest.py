@@ -49,11 +49,9 @@ PROJECT_FILES = [
 ]
 
 
-@pytest.fixture()
-def project_copy(root: Path, tmp_path: Path, ns_binary: Path) -> Path:
-    """A copy of the project in a scratch folder sharing build/ (the patched ns), for
-    workflow tests that interrupt, delete and rerun."""
-    w = tmp_path / "w"
+def make_project_copy(root: Path, w: Path) -> Path:
+    """Copy the project to the new folder w, sharing build/ (the patched ns) through a link.
+    Also used by tests/faults/."""
     w.mkdir()
     for name in PROJECT_FILES:
         src = root / name
@@ -62,4 +60,17 @@ def project_copy(root: Path, tmp_path: Path, ns_binary: Path) -> Path:
         else:
             shutil.copy2(src, w / name)
     (w / "build").symlink_to(root / "build")
+    # the copy must never rebuild the shared ns: its build inputs date from before the build
+    tarball = sorted((root / "build" / "download").glob("*.tar.*"))
+    if tarball:
+        t = tarball[0].stat().st_mtime - 1
+        for f in [*(w / "ns2-patches").iterdir(), *(w / "scripts").iterdir()]:
+            os.utime(f, (t, t))
     return w
+
+
+@pytest.fixture()
+def project_copy(root: Path, tmp_path: Path, ns_binary: Path) -> Path:
+    """A copy of the project in a scratch folder sharing build/ (the patched ns), for
+    workflow tests that interrupt, delete and rerun."""
+    return make_project_copy(root, tmp_path / "w")

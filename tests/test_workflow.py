@@ -4,7 +4,10 @@ Works on a copy of the project in a temporary folder (same file times, the same 
 through a link), so the real results/ are not touched.
 """
 
+import contextlib
+import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -95,22 +98,42 @@ def test_resume_and_kill(work: Path) -> None:
     assert done.stat().st_mtime_ns == stamp
 
 
+def _report_sources(w: Path, root: Path) -> None:
+    """The report's sources (a project copy holds no paper/ folder: nothing generated)."""
+    (w / "paper").mkdir()
+    shutil.copy2(root / "paper" / "report.tex", w / "paper")
+    shutil.copytree(root / "paper" / "sections", w / "paper" / "sections")
+
+
+def test_dry_run_prints_every_job(project_copy: Path, root: Path) -> None:
+    """`snakemake -n`, as the README recommends, with all five papers on a fresh copy: every
+    job's shell command is formatted, including those waiting on Akella's checkpoint (whose
+    input is only the checkpoint's placeholder until it has run)."""
+    _report_sources(project_copy, root)
+    smk = Path(sys.executable).with_name("snakemake")
+    p = subprocess.run(
+        [str(smk), "-n", "--config", "fidelity=smoke"],
+        cwd=project_copy,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert p.returncode == 0, p.stderr[-3000:]
+    for rule in ("akella2002_iteration", "akella2002_search", "report"):
+        assert f"rule {rule}:" in p.stdout, rule
+
+
 @pytest.mark.parametrize("fidelity", ["smoke", "quick"])
 def test_fresh_plan_reaches_the_report(project_copy: Path, root: Path, fidelity: str) -> None:
     """On a tree without results the job graph (snakemake --dag) holds every job, down to the
     report and every diagram. (On a tree whose report exists Snakemake 9 answers "Nothing to be
-    done" with exit 0 even when an input function fails, so this is checked on a fresh copy;
-    --dag because a dry run that prints jobs fails on Akella's checkpoint placeholders.)"""
+    done" with exit 0 even when an input function fails, so this is checked on a fresh copy.)"""
     import re
-    import shutil
     from collections import Counter
 
     import yaml
 
-    # the report's sources (the copy holds no paper/ folder: nothing generated comes along)
-    (project_copy / "paper").mkdir()
-    shutil.copy2(root / "paper" / "report.tex", project_copy / "paper")
-    shutil.copytree(root / "paper" / "sections", project_copy / "paper" / "sections")
+    _report_sources(project_copy, root)
     smk = Path(sys.executable).with_name("snakemake")
     p = subprocess.run(
         [str(smk), "--dag", "--config", f"fidelity={fidelity}"],
@@ -129,3 +152,186 @@ def test_fresh_plan_reaches_the_report(project_copy: Path, root: Path, fidelity:
     assert jobs["report"] == 1 and jobs["diff_tables"] == 1
     assert jobs["diagram"] == diagrams == 7
     assert all(jobs[f"{p}_plot"] > 0 for p in ("akella2002", "floyd1991", "misra", "tang"))
+
+
+# ---- issue 16: nothing stale, nothing orphaned ---------------------------------------------
+# Scenarios on Floyd's Figure 2 at smoke fidelity (two runs, n = 1 and n = 10), with only
+# floyd1991 in the copy's papers (a faster parse).
+FIG02 = "results/floyd1991/fig02/smoke"
+FIG02_TARGETS = [f"{FIG02}/tidy.csv", "figures/floyd1991/fig02.pdf"]
+SMOKE_FIG02 = "sweep: {n: [1, 10]}, set: {duration: 100}"
+
+
+def _smk(w: Path, *args: str, wait: bool = True) -> subprocess.CompletedProcess | subprocess.Popen:
+    """snakemake in the copy (default rerun triggers), floyd1991 only, at smoke fidelity;
+    args end with the targets (after '--')."""
+    smk = Path(sys.executable).with_name("snakemake")
+    cmd = [str(smk), "--cores", "1", "--config", "fidelity=smoke", 'papers=["floyd1991"]', *args]
+    if not wait:
+        return subprocess.Popen(
+            cmd, cwd=w, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
+    return subprocess.run(cmd, cwd=w, capture_output=True, text=True, timeout=600)
+
+
+def _plan(w: Path, *targets: str) -> dict[str, int]:
+    """rule -> jobs that `snakemake -n` plans for the targets."""
+    p = _smk(w, "-n", "--", *targets)
+    assert p.returncode == 0, p.stderr[-3000:]
+    jobs: dict[str, int] = {}
+    for line in p.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[1].isdigit() and parts[0] != "total":
+            jobs[parts[0]] = int(parts[1])
+    return jobs
+
+
+def _fig02_duration(w: Path, duration: float) -> None:
+    cfg = w / "config" / "experiments" / "floyd1991.yaml"
+    text = cfg.read_text()
+    new = SMOKE_FIG02.replace("duration: 100", f"duration: {duration}")
+    assert text.count(SMOKE_FIG02) == 1
+    cfg.write_text(text.replace(SMOKE_FIG02, new))
+
+
+def _processes_in(w: Path) -> dict[int, str]:
+    """pid -> command line of every process working in the folder w (ns, nsrun, snakemake)."""
+    out = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            if Path(os.readlink(d / "cwd")) == w:
+                out[int(d.name)] = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+    return out
+
+
+def _wait_for(cond, what: str, limit: float = 120) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.time() + limit
+    while not cond():
+        assert time.time() < deadline, f"gave up waiting for {what}"
+        time.sleep(0.05)
+
+
+def _ns_of_run(w: Path, run: str) -> int | None:
+    """The pid of the ns process writing FIG02/run, if any."""
+    for pid, cmd in _processes_in(w).items():
+        if cmd.split(" ", 1)[0].endswith("/ns") and f"out={FIG02}/{run} " in cmd + " ":
+            return pid
+    return None
+
+
+@pytest.fixture()
+def clean_copy(project_copy: Path):  # type: ignore[no-untyped-def]
+    """The project copy; no process left working in it afterwards (whatever the test did)."""
+    yield project_copy
+    for pid in _processes_in(project_copy):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_killed_run_is_redone_with_the_new_parameters(clean_copy: Path) -> None:
+    """Change a parameter, kill that run's ns mid-run, rerun the same command: the run is
+    simulated again and the figure and its table come from the new parameters."""
+    w = clean_copy
+    assert _smk(w, "--", *FIG02_TARGETS).returncode == 0
+    old_tidy = (w / FIG02 / "tidy.csv").read_bytes()
+
+    _fig02_duration(w, 1000)
+    proc = _smk(w, "--", *FIG02_TARGETS, wait=False)
+    assert isinstance(proc, subprocess.Popen)
+    _wait_for(lambda: _ns_of_run(w, "n10_s1") is not None, "the ns of run n10_s1")
+    os.kill(_ns_of_run(w, "n10_s1"), signal.SIGKILL)  # type: ignore[arg-type]
+    assert proc.wait(timeout=300) != 0
+    assert (w / FIG02 / "n10_s1.failed").is_dir()
+    killed_at = time.time()
+
+    again = _smk(w, "--", *FIG02_TARGETS)
+    assert again.returncode == 0, again.stderr[-3000:]
+    for run in ("n1_s1", "n10_s1"):
+        summary = json.loads((w / FIG02 / run / "summary.json").read_text())
+        assert float(summary["params"]["duration"]) == 1000, run
+    assert not (w / FIG02 / "n10_s1.failed").exists()
+    assert (w / FIG02 / "tidy.csv").read_bytes() != old_tidy, "table from the old parameters"
+    assert (w / FIG02_TARGETS[1]).stat().st_mtime > killed_at, "figure not redrawn"
+    assert _plan(w, *FIG02_TARGETS) == {}
+
+
+def test_killed_snakemake_leaves_no_ns_behind(clean_copy: Path) -> None:
+    """kill -9 on Snakemake alone (not its process group) in the middle of a run, then the
+    README's recovery at once (unlock, rerun): no ns of the killed Snakemake goes on writing
+    into the run folder, and the rerun completes."""
+    w = clean_copy
+    _fig02_duration(w, 1000000)
+    proc = _smk(w, "--", *FIG02_TARGETS, wait=False)
+    assert isinstance(proc, subprocess.Popen)
+    _wait_for(lambda: _ns_of_run(w, "n1_s1") or _ns_of_run(w, "n10_s1"), "an ns run")
+    old = {pid for pid, cmd in _processes_in(w).items() if "duration=1000000" in cmd}
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+    _fig02_duration(w, 100)  # restores the shipped value
+    assert _smk(w, "--unlock").returncode == 0
+    again = _smk(w, "--", *FIG02_TARGETS)
+    assert again.returncode == 0, again.stderr[-3000:]
+    alive = set(_processes_in(w)) & old
+    assert not alive, f"orphans of the killed Snakemake still running: {alive}"
+    for run in ("n1_s1", "n10_s1"):
+        summary = json.loads((w / FIG02 / run / "summary.json").read_text())
+        assert float(summary["params"]["duration"]) == 100, run
+
+
+@pytest.fixture()
+def own_build(project_copy: Path, ns_binary: Path) -> Path:
+    """The project copy with its own build/ folder, its ns made by a stand-in for
+    scripts/build-ns2.sh that copies the shared binary (a byte-identical rebuild in a
+    second), and the smoke runs of Floyd's Figure 2 made with it."""
+    w = project_copy
+    (w / "build").unlink()
+    (w / "build" / "download").mkdir(parents=True)
+    source = dict(
+        line.split("=", 1)
+        for line in (w / "ns2-patches" / "SOURCE").read_text().splitlines()
+        if "=" in line and not line.startswith("#")
+    )
+    (w / "build" / "download" / source["file"]).write_text("stand-in\n")
+    fake = w / "scripts" / "build-ns2.sh"
+    fake.write_text(f'#!/bin/sh\ncp "{ns_binary.resolve()}" "$3.tmp" && mv "$3.tmp" "$3"\n')
+    fake.chmod(0o755)
+    built = _smk(w, "--", "build_ns")
+    assert built.returncode == 0, built.stderr[-3000:]
+    done = _smk(w, "--", *(f"{FIG02}/{r}/summary.json" for r in RUNS))
+    assert done.returncode == 0, done.stderr[-3000:]
+    return w
+
+
+def test_settings_that_change_no_result_rerun_nothing(own_build: Path) -> None:
+    """A new run time limit or number of build jobs plans no simulation and no build."""
+    w = own_build
+    targets = [f"{FIG02}/{r}/summary.json" for r in RUNS]
+    assert _plan(w, *targets) == {}
+    cfg = w / "config" / "config.yaml"
+    text = cfg.read_text()
+    assert "run_timeout_s: 7200" in text and "build_jobs: 2" in text
+    cfg.write_text(text.replace("run_timeout_s: 7200", "run_timeout_s: 3600"))
+    assert _plan(w, *targets) == {}, "a new time limit reruns"
+    cfg.write_text(text.replace("build_jobs: 2", "build_jobs: 1"))
+    assert _plan(w, *targets, "build_ns") == {}, "a new number of build jobs reruns"
+
+
+def test_identical_ns_rebuild_reruns_nothing(own_build: Path) -> None:
+    """Rebuilding ns byte for byte (new file time), even in the same invocation as the
+    runs, reruns no simulation: they depend on the binary's identity (ns.id), not on its
+    time."""
+    w = own_build
+    ns = w / "build" / "ns2" / "bin" / "ns"
+    targets = [f"{FIG02}/{r}/summary.json" for r in RUNS]
+    made = {t: (w / t).stat().st_mtime_ns for t in targets}
+    before = ns.stat().st_mtime_ns
+    rebuilt = _smk(w, "--forcerun", "build_ns", "--", *targets)
+    assert rebuilt.returncode == 0, rebuilt.stderr[-3000:]
+    assert ns.stat().st_mtime_ns > before, "ns was not rebuilt"
+    assert {t: (w / t).stat().st_mtime_ns for t in targets} == made, "runs were redone"
+    assert _plan(w, *targets) == {}
