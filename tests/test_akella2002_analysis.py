@@ -652,6 +652,13 @@ def test_echoed_rows_are_never_counted() -> None:
     assert sorted(k for k in echoed if PUB[k].cls in COUNTED) == []
 
 
+def test_setup_buffer_claim_pass_and_fail() -> None:
+    """Buffer = bandwidth-delay product: 10 Mb/s x 2 (50 + 2 x 5) ms / 8000 bit = 150."""
+    p = {"delay": 0.05, "access_delay": 0.005, "bw": 1e7, "pkt_size": 1000, "buffer": 150}
+    assert ak.setup_claims({"params": p})["setup.buffer"][0]
+    assert not ak.setup_claims({"params": {**p, "buffer": 100}})["setup.buffer"][0]
+
+
 def test_small_alpha_tolerance_excludes_the_default() -> None:
     """A published alpha_E of 3 is not reproduced by the untouched default alpha = 1."""
     for key, p in PUB.items():
@@ -701,10 +708,10 @@ def test_hybrid_numbers_convert_by_hand() -> None:
 SEARCH = "results/akella2002/search/smoke/sack_droptail_joint"
 
 
-def _smk(w: Path, *args: str) -> subprocess.CompletedProcess:
+def _smk(w: Path, *args: str, search: str = SEARCH) -> subprocess.CompletedProcess:
     smk = Path(sys.executable).with_name("snakemake")
     cmd = [str(smk), "--cores", "1", "--rerun-triggers", "mtime", *args, "--config"]
-    cmd += ["papers=[akella2002]", "fidelity=smoke", "--", f"{SEARCH}/search.json"]
+    cmd += ["papers=[akella2002]", "fidelity=smoke", "--", f"{search}/search.json"]
     return subprocess.run(cmd, cwd=w, capture_output=True, text=True, timeout=600)
 
 
