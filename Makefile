@@ -10,7 +10,7 @@ CORES ?= all
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 .PHONY: all setup ns report diff smoke test test-python test-tcl test-ns2-validation \
-        test-dag lint bench clean
+        test-dag test-faults lint bench clean
 
 all: report
 
@@ -51,6 +51,11 @@ test-dag: setup
 	$(SMK) -n --config fidelity=quick > /dev/null
 	$(SMK) -n --config fidelity=paper > /dev/null
 	@echo "test-dag: quick and paper DAGs build"
+
+# fault injection (~12 min, not part of make test): random kills of ns and Snakemake during
+# the smoke pipeline of one paper, then every result compared with an undisturbed run
+test-faults: ns
+	$(PY) tests/faults/inject.py
 
 test: lint test-python test-tcl test-ns2-validation test-dag smoke
 	@echo "make test: all passed"
