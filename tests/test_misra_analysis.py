@@ -62,9 +62,12 @@ def test_setup_units(base: dict) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"c2": 1.0}, r"c2 must be < 1 when beta = 1"),
-        ({"alpha": 1.0}, r"alpha must be < beta"),
-        ({"min_th": 100, "max_th": 20}, r"max_th must be > min_th"),
+        ({"c2": 1.0}, r"c2 \(1.0\) must be below 1 when beta = 1"),
+        ({"alpha": 1.0}, r"alpha \(1.0\) must be below beta \(1\)"),
+        (
+            {"min_th": 100, "max_th": 20},
+            r"ORED thresholds need 0 < min_th .* \(flows 2: min 100 \+ 0, max 20 \+ 0\)",
+        ),
     ],
 )
 def test_bad_input_stops_the_workflow(cfg: dict, change: dict, message: str) -> None:
