@@ -876,8 +876,8 @@ def joint_order_summary(rows: pd.DataFrame) -> str:
     return (
         f"Of {len(rows)} published joint-search numbers ({rows['setup'].nunique()} set-ups), "
         f"{len(off)} are off with the alpha sweep first; with the beta sweep first {len(fixed)} "
-        f"of those are within tolerance ({names}) and {len(broken)} rows within tolerance with "
-        f"alpha first are off: {verdict_text}."
+        f"of those are within tolerance ({names}), and of the rows within tolerance with alpha "
+        f"first {len(broken)} are off with beta first: {verdict_text}."
     )
 
 
