@@ -755,3 +755,23 @@ def test_grid_step_tolerance_passes_in_floating_point() -> None:
 
     p = Published("akella2002", "k", 0.98, "beta", "", "value", {"abs": 0.01})
     assert (verdict(p, "0.99"), verdict(p, "0.97"), verdict(p, "0.9901")) == ("ok", "ok", "off")
+
+
+def test_beta_first_search_in_the_workflow(project_copy: Path) -> None:
+    """The beta-first joint search (smoke) through the workflow: its first sweep is a beta
+    sweep on the very points of the beta search's first iteration, and it finishes."""
+    w = project_copy
+    bf = SEARCH + "_betafirst"
+    done = _smk(w, search=bf)
+    assert done.returncode == 0, done.stderr[-3000:]
+    doc = json.loads((w / bf / "search.json").read_text())
+    assert doc["records"][0]["coordinate"] == "beta" and doc["spec"]["joint_order"] == "beta_first"
+    assert [r["coordinate"] for r in doc["records"]][:2] == ["beta", "alpha"]
+    st = aks.study(
+        ccr.load(
+            [w / "config" / "config.yaml", *sorted((w / "config" / "experiments").glob("*.yaml"))]
+        ),
+        "smoke",
+    )
+    first = {p for _, p in st.searches["sack_droptail_joint_betafirst"].points(1, (1, 0.5))}
+    assert first == {p for _, p in st.searches["sack_droptail_beta"].points(1, (1, 0.5))}
