@@ -11,7 +11,8 @@ FLOYD_ANALYSIS = [
     "analysis/nsio.py",
     "analysis/numbers.py",
 ]
-FLOYD_PLOT = ["analysis/plots/floyd1991.py", "analysis/plots/common.py"]
+# the plot imports the analysis module, its closed forms and the originals reader
+FLOYD_PLOT = ["analysis/plots/floyd1991.py", "analysis/plots/common.py", *FLOYD_ANALYSIS, "analysis/compare.py"]
 FLOYD_NUMBERS = [
     *(f"paper/generated/floyd1991/numbers-{f}.csv" for f in FLOYD_SIM_FIGURES),
     *(f"paper/generated/floyd1991/numbers-{f}.csv" for f in sorted(FLOYD_RATIO_SOURCE)),
