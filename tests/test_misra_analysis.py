@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -462,3 +463,25 @@ def test_theory_statements_can_fail() -> None:
     assert misra.mean_and_cov_rise([D(30, 0.2), D(40, 0.25), D(50, 0.3)])  # type: ignore[list-item]
     # the CoV independent of c1 (as [10] has it for constant marking): fails
     assert not misra.mean_and_cov_rise([D(30, 0.25), D(40, 0.25), D(50, 0.25)])  # type: ignore[list-item]
+
+
+def test_theory_criteria_can_fail(cfg: dict) -> None:
+    """The analytical checks (Sec III fixed point, its uniqueness, Prop 1's limit process, the
+    CDF equation of Sec IV.B) each reject an input that breaks them."""
+    assert misra.fixed_point_holds(1e-12, 1e-12)
+    assert not misra.fixed_point_holds(1e-3, 1e-12)  # a flow still drifts
+    assert not misra.fixed_point_holds(1e-12, 0.01)  # the link is not full
+    assert misra.unique_root_holds(True, [1, 1, 1])
+    assert not misra.unique_root_holds(True, [1, 3, 1])  # three roots in one set-up
+    assert not misra.unique_root_holds(False, [1, 1])  # not monotone
+    assert not misra.unique_root_holds(True, [0])  # no root at all
+    assert misra.limit_process_holds([0.01, -0.02])
+    assert not misra.limit_process_holds([0.01, -0.05])
+    # the CDF equation: the solver's G satisfies it; a G of the wrong shape does not
+    s = misra.setup_of(misra.reference_params(cfg, "sec4_alpha"))
+    tcp = s.tcp
+    marking = s.single_flow().marking()
+    dist = misra.models.window_distribution(tcp, marking)
+    assert misra._cdf_residual(dist, tcp, marking) < misra.CDF_RESIDUAL_OK
+    wrong = replace(dist, ccdf=np.exp(-dist.w / dist.mean))
+    assert misra._cdf_residual(wrong, tcp, marking) > misra.CDF_RESIDUAL_OK
