@@ -65,7 +65,8 @@ rule gao_analyse:
         tidy=f"results/gao/{{item}}/{FIDELITY}/tidy.csv",
         numbers="paper/generated/gao/numbers-{item}.csv",
     params:
-        pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
+        pin=lambda w: runs_pin(gao_runs(w.item)),  # the parameters of the runs it reads (of wildcards only: a
+        # param computed from input is not compared while the input is missing)
         primary_f=config["gao"]["parameters"]["F"]["value"],
     wildcard_constraints:
         item="fig02|fig03|table1|table2",
@@ -94,7 +95,8 @@ rule gao_sensitivity:
     output:
         tidy=f"results/gao/sens_low/{FIDELITY}/tidy.csv",
     params:
-        pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
+        pin=runs_pin(gao_runs("sens_low")),  # the parameters of the runs it reads (of wildcards only: a
+        # param computed from input is not compared while the input is missing)
     shell:
         "python -m analysis.gao sens_low --tidy {output.tidy} {input.runs}"
 

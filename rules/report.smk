@@ -31,7 +31,7 @@ rule diagram:
         png="figures/{target}.png",
         tex="paper/generated/{target}.tex",
     params:
-        pin=lambda w, input: runs_pin(input),  # the parameters of the run it draws
+        pin=lambda w: runs_pin([diagram_run(w)]),  # the parameters of the run it draws
         caption=lambda w: DIAGRAMS[w.target]["caption"],
         label=lambda w: "fig:" + w.target.replace("/", ":"),
     wildcard_constraints:
