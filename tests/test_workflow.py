@@ -182,10 +182,12 @@ def _plan(w: Path, *targets: str) -> dict[str, int]:
     p = _smk(w, "-n", "--", *targets)
     assert p.returncode == 0, p.stderr[-3000:]
     jobs: dict[str, int] = {}
-    for line in p.stdout.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[1].isdigit() and parts[0] != "total":
-            jobs[parts[0]] = int(parts[1])
+    if "Job stats:" in p.stdout:  # the table: job / count, ending in total
+        table = p.stdout.split("Job stats:", 1)[1].split("\ntotal", 1)[0]
+        for line in table.splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[1].isdigit():
+                jobs[parts[0]] = int(parts[1])
     return jobs
 
 
