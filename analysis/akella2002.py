@@ -733,18 +733,19 @@ def setup_claims(search: Mapping) -> dict[str, tuple[bool, str]]:
     }
 
 
-def analytical_claims(pkt_size: float) -> dict[str, tuple[bool, str]]:
-    """The drop-tail closed forms of Sec 4.2 checked numerically (model module)."""
+def analytical_claims(pkt_size: float, model: Any = models) -> dict[str, tuple[bool, str]]:
+    """The drop-tail closed forms of Sec 4.2 checked numerically on ``model`` (the model module;
+    a test passes a wrong one to show each check can fail)."""
     out: dict[str, tuple[bool, str]] = {}
     n, c, r = 10, 150.0, 0.12
-    g_beta = float(models.gentle_beta_goodput(0.5, 0.5, n, c, r))
+    g_beta = float(model.gentle_beta_goodput(0.5, 0.5, n, c, r))
     out["analysis.gentle_droptail.g_n_beta"] = (
         abs(g_beta - c / (n * r)) < 1e-9 * c / (n * r),
         f"eq (9)-(12) at beta_n = beta = 0.5, n = 10, C = 150, R = 0.12: G_n = {g_beta:.6g} vs "
         f"C/(nR) = {c / (n * r):.6g} packets/s",
     )
     an = np.linspace(0.5, 200.0, 400)
-    g = np.asarray(models.gentle_alpha_goodput(an, 1.0, n, c, r))
+    g = np.asarray(model.gentle_alpha_goodput(an, 1.0, n, c, r))
     out["analysis.gentle_droptail.alpha_unbounded"] = (
         bool(np.all(np.diff(g) > 0)),
         "eq (6) strictly increasing in alpha_n on 0.5..200 (n = 10, others alpha = 1): "
@@ -754,8 +755,8 @@ def analytical_claims(pkt_size: float) -> dict[str, tuple[bool, str]]:
     worst = min(
         float(
             np.min(
-                np.asarray(models.gentle_beta_goodput(bn[bn > b], b, n, c, r))
-                / float(models.gentle_beta_goodput(b, b, n, c, r))
+                np.asarray(model.gentle_beta_goodput(bn[bn > b], b, n, c, r))
+                / float(model.gentle_beta_goodput(b, b, n, c, r))
             )
         )
         for b in (0.5, 0.7, 0.9)
@@ -766,7 +767,7 @@ def analytical_claims(pkt_size: float) -> dict[str, tuple[bool, str]]:
         f"ratio {worst:.4f}",
     )
     el = [
-        float(models.droptail_elasticity("severe", "alpha", a, n, c, tau_s=ts))
+        float(model.droptail_elasticity("severe", "alpha", a, n, c, tau_s=ts))
         for a in (1.0, 5.0, 20.0, 50.0)
         for ts in (1.0, 5.0, 20.0)
     ]

@@ -775,3 +775,47 @@ def test_beta_first_search_in_the_workflow(project_copy: Path) -> None:
     )
     first = {p for _, p in st.searches["sack_droptail_joint_betafirst"].points(1, (1, 0.5))}
     assert first == {p for _, p in st.searches["sack_droptail_beta"].points(1, (1, 0.5))}
+
+
+def test_drop_tail_analytical_claims_can_fail() -> None:
+    """Each closed-form check of Sec 4.2 rejects a model that breaks its statement."""
+    from types import SimpleNamespace
+
+    from analysis.models import akella2002 as models
+
+    names = ("gentle_beta_goodput", "gentle_alpha_goodput", "droptail_elasticity")
+    keys = (
+        "analysis.gentle_droptail.g_n_beta",
+        "analysis.gentle_droptail.alpha_unbounded",
+        "analysis.gentle_droptail.beta_to_one",
+        "analysis.severe_droptail.alpha_unbounded",
+    )
+    real = ak.analytical_claims(1000.0)
+    assert all(real[k][0] for k in keys)
+
+    def with_(**wrong: object) -> dict[str, tuple[bool, str]]:
+        fake = SimpleNamespace(**{n: getattr(models, n) for n in names})
+        for k, f in wrong.items():
+            setattr(fake, k, f)
+        return ak.analytical_claims(1000.0, fake)
+
+    def beta_off(bn, b, n, c, r):  # type: ignore[no-untyped-def]
+        return 0.9 * models.gentle_beta_goodput(bn, b, n, c, r)
+
+    def alpha_peaks(an, a, n, c, r):  # type: ignore[no-untyped-def]
+        return -((np.asarray(an) - 100.0) ** 2)  # rises, then falls beyond alpha_n = 100
+
+    def beta_flat(bn, b, n, c, r):  # type: ignore[no-untyped-def]
+        return np.ones_like(np.asarray(bn, dtype=float))
+
+    def elasticity_negative(*args, **kw):  # type: ignore[no-untyped-def]
+        return -0.1
+
+    assert not with_(gentle_beta_goodput=beta_off)["analysis.gentle_droptail.g_n_beta"][0]
+    assert not with_(gentle_alpha_goodput=alpha_peaks)["analysis.gentle_droptail.alpha_unbounded"][
+        0
+    ]
+    assert not with_(gentle_beta_goodput=beta_flat)["analysis.gentle_droptail.beta_to_one"][0]
+    assert not with_(droptail_elasticity=elasticity_negative)[
+        "analysis.severe_droptail.alpha_unbounded"
+    ][0]
