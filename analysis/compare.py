@@ -310,6 +310,13 @@ CLASS_HEADINGS = {
 }
 
 
+def by_class(rows: Sequence[Row]) -> list[tuple[str, list[Row]]]:
+    """The rows grouped by class, in the order of ``CLASSES`` (counted ones first); classes
+    without rows left out."""
+    groups = [(c, [r for r in rows if r.cls == c]) for c in CLASSES]
+    return [(c, g) for c, g in groups if g]
+
+
 def tex_table(rows: Sequence[Row]) -> str:
     """A longtable of one paper's rows, grouped by class (the counted classes first)."""
     mark = {"ok": r"\textsc{ok}", "off": r"\textbf{off}", "missing": r"\textit{missing}"}
@@ -319,10 +326,7 @@ def tex_table(rows: Sequence[Row]) -> str:
         r"key & published & regenerated & unit & tolerance & verdict \\",
         r"\midrule\endhead",
     ]
-    for cls in CLASSES:
-        mine = [r for r in rows if r.cls == cls]
-        if not mine:
-            continue
+    for cls, mine in by_class(rows):
         out.append(f"\\multicolumn{{6}}{{@{{}}l}}{{\\emph{{{CLASS_HEADINGS[cls]}}}}} \\\\")
         for r in mine:
             cells = [r.key, r.published, r.regenerated, r.unit, r.tolerance]

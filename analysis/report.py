@@ -21,6 +21,7 @@ from analysis.compare import (
     COUNTED,
     VERDICTS,
     Row,
+    by_class,
     class_counts,
     read_csv,
     tex_escape,
@@ -131,10 +132,7 @@ def deviations_tex(config: dict, rows: Sequence[Row], papers: Sequence[str]) -> 
         r"\begin{longtable}{@{}p{0.3\linewidth}rrp{0.4\linewidth}@{}}",
         r"\toprule key & published & regenerated & likely cause \\ \midrule\endhead",
     ]
-    for cls in CLASSES:
-        group = [r for r in off if r.cls == cls]
-        if not group:
-            continue
+    for cls, group in by_class(off):
         out.append(f"\\multicolumn{{4}}{{@{{}}l}}{{\\emph{{{CLASS_HEADINGS[cls]}}}}} \\\\")
         for r in group:
             cause = config.get(r.paper, {}).get("deviations", {}).get(r.key)
