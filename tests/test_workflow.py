@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.faults.inject import processes_in  # one definition, shared with the fault injection
+
 RUNS = ["n1_s1", "n10_s1"]
 
 
@@ -199,20 +201,6 @@ def _fig02_duration(w: Path, duration: float) -> None:
     cfg.write_text(text)
 
 
-def _processes_in(w: Path) -> dict[int, str]:
-    """pid -> command line of every process working in the folder w (ns, nsrun, snakemake)."""
-    out = {}
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit():
-            continue
-        try:
-            if Path(os.readlink(d / "cwd")) == w:
-                out[int(d.name)] = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-    return out
-
-
 def _wait_for(cond, what: str, limit: float = 120) -> None:  # type: ignore[no-untyped-def]
     deadline = time.time() + limit
     while not cond():
@@ -222,7 +210,7 @@ def _wait_for(cond, what: str, limit: float = 120) -> None:  # type: ignore[no-u
 
 def _ns_of_run(w: Path, run: str) -> int | None:
     """The pid of the ns process writing FIG02/run, if any."""
-    for pid, cmd in _processes_in(w).items():
+    for pid, cmd in processes_in(w).items():
         if cmd.split(" ", 1)[0].endswith("/ns") and f"out={FIG02}/{run} " in cmd + " ":
             return pid
     return None
@@ -232,7 +220,7 @@ def _ns_of_run(w: Path, run: str) -> int | None:
 def clean_copy(project_copy: Path):  # type: ignore[no-untyped-def]
     """The project copy; no process left working in it afterwards (whatever the test did)."""
     yield project_copy
-    for pid in _processes_in(project_copy):
+    for pid in processes_in(project_copy):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
 
@@ -277,7 +265,7 @@ def test_killed_snakemake_leaves_no_ns_behind(clean_copy: Path) -> None:
     proc = _smk(w, "--", *FIG02_TARGETS, wait=False)
     assert isinstance(proc, subprocess.Popen)
     _wait_for(lambda: _ns_of_run(w, "n1_s1") or _ns_of_run(w, "n10_s1"), "an ns run")
-    old = {pid for pid, cmd in _processes_in(w).items() if "duration=1000000" in cmd}
+    old = {pid for pid, cmd in processes_in(w).items() if "duration=1000000" in cmd}
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
 
@@ -285,7 +273,7 @@ def test_killed_snakemake_leaves_no_ns_behind(clean_copy: Path) -> None:
     assert _smk(w, "--unlock").returncode == 0
     again = _smk(w, "--", *FIG02_TARGETS)
     assert again.returncode == 0, again.stderr[-3000:]
-    alive = set(_processes_in(w)) & old
+    alive = set(processes_in(w)) & old
     assert not alive, f"orphans of the killed Snakemake still running: {alive}"
     for run in ("n1_s1", "n10_s1"):
         summary = json.loads((w / FIG02 / run / "summary.json").read_text())
