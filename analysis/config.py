@@ -304,6 +304,85 @@ def validate(config: dict) -> None:
                 ids = [r.run_id for r in rs]
                 if len(set(ids)) != len(ids):
                     raise ConfigError(f"config: '{paper}.experiments.{experiment}': duplicate runs")
+        check_items(config, paper)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One figure, table or claims list of a paper (``<paper>.items``): the analysis step whose
+    tables it draws, the experiments whose runs that step reads, the steps whose tables it
+    reads and the config values (dotted paths under the paper) it is given."""
+
+    paper: str
+    name: str
+    kind: str  # figure | table | claims | numbers
+    title: str
+    step: str
+    experiments: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()
+    params: tuple[str, ...] = ()
+
+    @property
+    def theory(self) -> bool:
+        """A step without runs or tables: the paper's analysis without simulation, made by
+        the paper's own rule."""
+        return not self.experiments and not self.reads
+
+
+def items(config: dict, paper: str) -> dict[str, Item]:
+    """The paper's items in config order, each with its step's inputs."""
+    return {
+        name: Item(
+            paper,
+            name,
+            d["kind"],
+            d["title"],
+            d.get("step", name),
+            tuple(d.get("experiments", ())),
+            tuple(d.get("reads", ())),
+            tuple(d.get("params", ())),
+        )
+        for name, d in config[paper]["items"].items()
+    }
+
+
+def dotted(tree: dict, path: str, where: str) -> object:
+    """The value at ``a.b.c`` under ``tree``; a ConfigError names ``where`` and the path."""
+    node: object = tree
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            raise ConfigError(f"config: '{where}' names '{path}', which the config does not have")
+        node = node[part]
+    return node
+
+
+def check_items(config: dict, paper: str) -> None:
+    """Each item names experiments and steps that exist and config values that resolve, and
+    items that share a step agree on what it reads."""
+    its = items(config, paper)
+    steps: dict[str, Item] = {}
+    for it in its.values():
+        where = f"{paper}.items.{it.name}"
+        for e in it.experiments:
+            if e not in config[paper]["experiments"]:
+                raise ConfigError(f"config: '{where}.experiments' names '{e}', no experiment")
+        for k in it.params:
+            dotted(config[paper], k, f"{where}.params")
+        first = steps.setdefault(it.step, it)
+        if (first.experiments, first.reads) != (it.experiments, it.reads):
+            raise ConfigError(
+                f"config: '{where}' and '{paper}.items.{first.name}' share the step "
+                f"'{it.step}' but list different experiments or reads"
+            )
+    for it in its.values():
+        for s in it.reads:
+            if s not in steps:
+                raise ConfigError(
+                    f"config: '{paper}.items.{it.name}.reads' names '{s}', the step of no item"
+                )
+    claims = [it.name for it in its.values() if it.kind == "claims"]
+    if claims != ["claims"]:
+        raise ConfigError(f"config: '{paper}.items' needs one item 'claims' of kind claims")
 
 
 def assumed(config: dict, paper: str) -> list[tuple[str, object, str, str]]:

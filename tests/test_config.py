@@ -187,3 +187,52 @@ def test_snakemake_names_the_bad_yaml_file(project_copy: Path) -> None:
     )
     assert p.returncode != 0
     assert "config: config/experiments/gao.yaml, line 6, column " in p.stderr, p.stderr[-2000:]
+
+
+# ---- the items table (<paper>.items) --------------------------------------------------------
+
+
+def test_items_of_the_shipped_config(cfg: dict) -> None:
+    """Floyd's Figure 9 reads the runs of Figure 6 through its own step; Tang's Figures 3 and
+    4 and Table 1 share the step of Experiment 1; Gao's Figure 1 is the model alone."""
+    fl = ccr.items(cfg, "floyd1991")
+    assert (fl["fig09"].step, fl["fig09"].experiments) == ("fig09", ("fig06",))
+    tang = ccr.items(cfg, "tang")
+    assert {tang[i].step for i in ("fig03", "fig04", "table1")} == {"exp1"}
+    gao = ccr.items(cfg, "gao")
+    assert gao["fig01"].theory and not gao["fig02"].theory
+
+
+def test_item_without_title(cfg: dict) -> None:
+    msg = _broken(cfg, lambda c: c["gao"]["items"]["fig02"].pop("title"))
+    assert "gao.items.fig02" in msg and "title" in msg
+
+
+def test_item_of_unknown_kind(cfg: dict) -> None:
+    msg = _broken(cfg, lambda c: c["gao"]["items"]["fig02"].update(kind="movie"))
+    assert "gao.items.fig02.kind" in msg and "'figure'" in msg
+
+
+def test_item_naming_an_unknown_experiment(cfg: dict) -> None:
+    msg = _broken(cfg, lambda c: c["floyd1991"]["items"]["fig09"].update(experiments=["fig66"]))
+    assert "floyd1991.items.fig09.experiments" in msg and "fig66" in msg
+
+
+def test_item_reading_an_unknown_step(cfg: dict) -> None:
+    msg = _broken(cfg, lambda c: c["gao"]["items"]["claims"].update(reads=["fig02", "nothing"]))
+    assert "gao.items.claims.reads" in msg and "nothing" in msg
+
+
+def test_item_param_that_does_not_resolve(cfg: dict) -> None:
+    msg = _broken(cfg, lambda c: c["gao"]["items"]["fig02"].update(params=["parameters.FF.value"]))
+    assert "gao.items.fig02.params" in msg and "parameters.FF.value" in msg
+
+
+def test_items_sharing_a_step_must_agree(cfg: dict) -> None:
+    msg = _broken(cfg, lambda c: c["tang"]["items"]["fig04"].update(experiments=["exp2"]))
+    assert "share the step 'exp1'" in msg
+
+
+def test_paper_needs_one_claims_item(cfg: dict) -> None:
+    msg = _broken(cfg, lambda c: c["misra"]["items"].pop("claims"))
+    assert "misra.items" in msg and "claims" in msg
