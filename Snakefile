@@ -39,15 +39,26 @@ except ccr.ConfigError as _e:
 os.environ[nsrun.TIMEOUT_ENV] = str(config["ns"]["run_timeout_s"])
 os.environ[nsrun.OWNER_ENV] = str(os.getpid())
 
+# snakemake --report report.html: every figure with its trace (report/*.rst)
+report: "report/workflow.rst"
+
+
 FIDELITY = config["fidelity"]
 PAPERS = config["papers"]
 TCL_LIB = sorted(str(p) for p in Path("tcl/lib").glob("*.tcl"))
 NSRUN = "analysis/nsrun.py"
-# figures/tables each paper's rules add to the report: paper -> list of files
-REPORT_PARTS: dict[str, list[str]] = {}
-# paper -> (experiment -> the summary.json of its first run), where a paper keeps its runs
-# elsewhere than results/<paper>/<experiment>/<fidelity>/<run>/ (Akella et al.: shared points)
-FIRST_RUN: dict = {}
+ITEMS = {p: ccr.items(config, p) for p in PAPERS}
+
+# What a paper's own rules file (rules/<paper>.smk) sets where it differs from the shared
+# rules (rules/common.smk); Akella et al. keep their runs as shared points:
+#   EXPERIMENT_FILES[paper](experiment) -> the files a step reads for one experiment
+#   EXPERIMENT_ACTIVE[paper](experiment) -> whether the experiment is made at this fidelity
+#   RUN_ARGS_OF[paper](summary.json) -> the parameters its run is made with
+#   REPORT_EXTRA[paper] -> further files of the paper in the report
+EXPERIMENT_FILES: dict = {}
+EXPERIMENT_ACTIVE: dict = {}
+RUN_ARGS_OF: dict = {}
+REPORT_EXTRA: dict[str, list[str]] = {p: [] for p in PAPERS}
 
 
 def runs_of(paper: str, experiment: str) -> list:
@@ -66,11 +77,6 @@ def run_args(paper: str, experiment: str, run_id: str) -> str:
         if r.run_id == run_id:
             return " ".join(f"{k}={nsrun.format_value(v)}" for k, v in r.params.items())
     raise ValueError(f"{paper}/{experiment}: no run '{run_id}' at fidelity {FIDELITY}")
-
-
-# paper -> (summary.json -> the parameters its run is made with), for a paper that keeps its
-# runs elsewhere than results/<paper>/<experiment>/<fidelity>/<run>/ (Akella et al.)
-RUN_ARGS_OF: dict = {}
 
 
 def summary_args(path: str) -> str:
@@ -95,6 +101,7 @@ def runs_pin(files) -> str:
 
 
 include: "rules/ns2.smk"
+include: "rules/common.smk"
 
 
 # one rules file per paper in the report (config: papers)

@@ -15,7 +15,6 @@ Usage (called by rules/akella2002.smk)::
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import sys
@@ -26,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analysis import cli
 from analysis.akella2002_search import (
     COORDS,
     FIG5_SERIES,
@@ -887,65 +887,59 @@ def joint_order_summary(rows: pd.DataFrame) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def _seeds(text: str) -> list[int]:
-    return [int(s) for s in text.split(",") if s]
+def _points(summaries: Sequence[Path]) -> tuple[list[Path], list[int]]:
+    """Point folders and seeds from the point runs' summary.json
+    (<point>/s<seed>/summary.json), in the order given."""
+    dirs = [p.parent.parent if p.name == "summary.json" else p.parent for p in summaries]
+    seeds = [
+        int(p.parent.name[1:]) if p.name == "summary.json" else int(p.name[1:]) for p in summaries
+    ]
+    return list(dict.fromkeys(dirs)), list(dict.fromkeys(seeds))
+
+
+#: the config values (``--params`` keys) of Figure 6's tau_S and of the packet size
+TAU_S = "experiments.fig05a_chokeplus.design.settings.tau_s.value"
+PKT_SIZE = "parameters.pkt_size.value"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Akella et al. 2002 analysis")
-    ap.add_argument(
-        "what", choices=[*sorted(NE_FIGURES), "fig05", "fig06", "fig10", "hybrid", "claims"]
-    )
-    ap.add_argument("--tidy", type=Path)
-    ap.add_argument("--ne", type=Path, help="NE table (figures of the searches)")
-    ap.add_argument("--table", type=Path, help="threshold table (hybrid)")
-    ap.add_argument("--numbers", type=Path, required=True)
-    ap.add_argument("--claims", type=Path)
-    ap.add_argument("--seeds", type=_seeds)
-    ap.add_argument("--tau-s", type=float)
-    ap.add_argument("--pkt-size", type=float, default=1000.0)
-    ap.add_argument("--fig05", type=Path)
-    ap.add_argument("--fig06", type=Path)
-    ap.add_argument("--fig10", type=Path)
-    ap.add_argument("inputs", type=Path, nargs="*")
-    a = ap.parse_intermixed_args(argv)
+    steps = [*sorted(NE_FIGURES), "fig05", "fig06", "fig10", "hybrid", "claims"]
+    ap = cli.analysis_parser("analysis.akella2002", "Akella et al. 2002 analysis", steps)
+    a = cli.parse(ap, argv)
+    cli.need(ap, a, "--tidy", "--numbers", "--extra")
+    extra = cli.extra_dir(ap, a)
     numbers: Mapping[str, float | bool]
-    tidy: pd.DataFrame | None = None
-    if a.what in NE_FIGURES:
+    if a.step in NE_FIGURES:
         searches = [json.loads(p.read_text()) for p in a.inputs]
-        tidy, ne, numbers = ne_figure(a.what, searches)
-        if a.ne:
-            a.ne.parent.mkdir(parents=True, exist_ok=True)
-            write_tidy(ne, a.ne)
-    elif a.what in ("fig05", "fig10"):
-        if not a.seeds:
-            ap.error("--seeds is required")
-        tidy, numbers = (fig05 if a.what == "fig05" else fig10)(a.inputs, a.seeds)
-    elif a.what == "fig06":
-        if a.tau_s is None or len(a.inputs) != 1:
-            ap.error("fig06 needs --tau-s and the Figure 5 tidy table")
-        tidy, numbers = fig06(pd.read_csv(a.inputs[0]), a.tau_s)
-    elif a.what == "hybrid":
-        table, tidy, numbers = hybrid(a.pkt_size)
-        if a.table:
-            a.table.parent.mkdir(parents=True, exist_ok=True)
-            write_tidy(table, a.table)
+        tidy, ne, numbers = ne_figure(a.step, searches)
+        write_tidy(ne, extra / "ne.csv")
+    elif a.step in ("fig05", "fig10"):
+        cli.need(ap, a, "--runs")
+        dirs, seeds = _points(a.runs)
+        tidy, numbers = (fig05 if a.step == "fig05" else fig10)(dirs, seeds)
+    elif a.step == "fig06":
+        if len(a.inputs) != 1:
+            ap.error("fig06 needs the Figure 5 tidy table in --inputs")
+        tau_s = float(cli.param(ap, a, TAU_S))  # type: ignore[arg-type]
+        tidy, numbers = fig06(pd.read_csv(a.inputs[0]), tau_s)
+    elif a.step == "hybrid":
+        table, tidy, numbers = hybrid(float(cli.param(ap, a, PKT_SIZE)))  # type: ignore[arg-type]
+        write_tidy(table, extra / "thresholds.csv")
     else:
-        found = {s["search"]: s for s in (json.loads(p.read_text()) for p in a.inputs)}
-        f5 = pd.read_csv(a.fig05) if a.fig05 else None
-        f6 = pd.read_csv(a.fig06) if a.fig06 else None
-        f10 = pd.read_csv(a.fig10) if a.fig10 else None
-        checks = claims(found, f5, f6, f10)
-        checks.update(analytical_claims(a.pkt_size))
+        cli.need(ap, a, "--claims")
+        records = [p for p in a.inputs if p.suffix == ".json"]
+        # tidy tables of Figures 5, 6 and 10: results/akella2002/<step>/<fidelity>/tidy.csv
+        tables = {p.parent.parent.name: pd.read_csv(p) for p in a.inputs if p.suffix == ".csv"}
+        found = {s["search"]: s for s in (json.loads(p.read_text()) for p in records)}
+        checks = claims(found, tables.get("fig05"), tables.get("fig06"), tables.get("fig10"))
+        checks.update(analytical_claims(float(cli.param(ap, a, PKT_SIZE))))  # type: ignore[arg-type]
         numbers = {}
         if "sack_droptail_alpha" in found:
             checks.update(setup_claims(found["sack_droptail_alpha"]))
             numbers = setup_numbers(found["sack_droptail_alpha"], found.get("sack_droptail_beta"))
-        if not a.claims:
-            ap.error("claims needs --claims")
         write_claims(checks, a.claims)
-    if tidy is not None and a.tidy:
-        write_tidy(tidy, a.tidy)
+        tidy = pd.DataFrame({"key": sorted(checks)})
+    write_tidy(tidy, a.tidy)
     write_numbers(numbers, a.numbers)
     return 0
 

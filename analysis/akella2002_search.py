@@ -35,6 +35,7 @@ import numpy as np
 
 from analysis import config as ccr
 from analysis import nsio
+from analysis.cli import params_json
 from analysis.nsrun import format_value
 from analysis.stats import Interval, intervals_overlap, mean_ci
 
@@ -793,32 +794,49 @@ def exhaustive_grid_runs(search: Mapping) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def load_study(fidelity: str) -> Study:
-    """The design from the config files (as the workflow reads them)."""
-    files = [ccr.ROOT / "config" / "config.yaml"]
-    files += sorted((ccr.ROOT / "config" / "experiments").glob("*.yaml"))
-    return study(ccr.load(files), fidelity)
+def search_params(st: Study, name: str) -> dict:
+    """What one search's steps need of the study (``--params``): the fidelity, the base
+    parameters, the seeds and the search's settings."""
+    return {
+        "fidelity": st.fidelity,
+        "base": st.base,
+        "seeds": list(st.seeds),
+        "spec": asdict(st.searches[name]),
+    }
+
+
+def study_of_params(params: Mapping) -> Study:
+    """The one-search study :func:`search_params` describes."""
+    spec = dict(params["spec"])
+    for k in ("start", "alpha_grid", "beta_grid"):
+        if spec.get(k) is not None:
+            spec[k] = tuple(spec[k])
+    s = SearchSpec(**spec)
+    return Study(
+        params["fidelity"], dict(params["base"]), tuple(params["seeds"]), {s.name: s}, {}, {}
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Akella et al. 2002: one search step")
     ap.add_argument("what", choices=["iteration", "search"])
-    ap.add_argument("--fidelity", choices=FIDELITIES, required=True)
-    ap.add_argument("--search", required=True)
+    ap.add_argument("--params", type=params_json, required=True, help="see search_params")
     ap.add_argument("--iteration", type=int)
     ap.add_argument("--previous")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("iterations", nargs="*")
     a = ap.parse_intermixed_args(argv)
-    st = load_study(a.fidelity)
-    if a.search not in st.searches:
-        ap.error(f"no search '{a.search}' (known: {', '.join(sorted(st.searches))})")
+    try:
+        st = study_of_params(a.params)
+    except (KeyError, TypeError) as e:
+        ap.error(f"--params does not describe a search: {e}")
+    (name,) = st.searches
     if a.what == "iteration":
         if a.iteration is None:
             ap.error("iteration needs --iteration")
-        write_iteration(st, a.search, a.iteration, a.previous, a.out)
+        write_iteration(st, name, a.iteration, a.previous, a.out)
     else:
-        write_search(st, a.search, a.iterations, a.out)
+        write_search(st, name, a.iterations, a.out)
     return 0
 
 

@@ -421,6 +421,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--tex-dir", type=Path)
     ap.add_argument("--paper", action="append", help="only these papers (repeatable)")
     ap.add_argument("--quiet", action="store_true", help="no console table, only the counts")
+    ap.add_argument(
+        "files",
+        type=Path,
+        nargs="*",
+        help="the numbers-*.csv and claims-*.csv to read (the workflow names them, so a file "
+        "left from an older layout is never read); default: every one under --numbers",
+    )
     a = ap.parse_args(argv)
     originals: list[Published] = []
     claims: list[Claim] = []
@@ -432,7 +439,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # only the chosen papers' folders: other papers' outputs may lie in the same tree
     folders = sorted(d for d in a.numbers.glob("*") if d.is_dir())
     folders = [d for d in folders if not a.paper or d.name in a.paper]
-    claim_results = load_claim_results(p for d in folders for p in sorted(d.glob("claims-*.csv")))
+    files = a.files or [p for d in folders for p in sorted(d.glob("*.csv"))]
+    claim_files = sorted(p for p in files if p.name.startswith("claims-"))
+    number_files = sorted(p for p in files if p.name.startswith("numbers-"))
+    claim_results = load_claim_results(claim_files)
     unknown_claims = sorted(set(claim_results) - {(c.paper, c.key) for c in claims})
     if unknown_claims:
         print(
@@ -441,7 +451,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    numbers = load_numbers(p for d in folders for p in sorted(d.glob("numbers-*.csv")))
+    numbers = load_numbers(number_files)
     unknown = unknown_numbers(originals, numbers)
     if unknown:
         print(

@@ -7,7 +7,6 @@ Usage (called by rules/floyd1991.smk)::
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,7 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis import nsio
+from analysis import cli, nsio
 from analysis.models import floyd1991 as models
 from analysis.numbers import write_claims, write_numbers, write_tidy
 
@@ -100,8 +99,11 @@ ANALYSIS = {
     "fig07": ("Cor 7, Constant-Rate", lambda n: models.cor7_constant_rate(n)),
     "fig08": ("Cor 7, Constant-Rate", lambda n: models.cor7_constant_rate(n)),
 }
-# Figures 9-12 reuse the runs of these figures.
-RATIO_SOURCE = {"fig09": "fig06", "fig10": "fig07", "fig11": "fig08", "fig12": "fig08"}
+# Figures 9-12: drop share over throughput share, from the runs of Figures 6-8 (which runs
+# each reads: floyd1991.items in the config).
+RATIO_FIGURES = ("fig09", "fig10", "fig11", "fig12")
+# every analysis step with runs
+FIGURES = ("fig02", *ANALYSIS, *RATIO_FIGURES, "ext01")
 
 
 def throughput(run_dirs: Sequence[Path], figure: str) -> pd.DataFrame:
@@ -213,7 +215,7 @@ def analyse(figure: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict[s
                 1e3 * nsio.read_summary(run_dirs[0])["params"]["overhead"]
             )
         return tidy, numbers
-    if figure in RATIO_SOURCE:
+    if figure in RATIO_FIGURES:
         tidy = gateway_shares(run_dirs)
         if figure == "fig09":
             numbers["fig9.avg_ratio"] = farthest_from_one(avg_ratio_per_n(tidy))
@@ -427,23 +429,23 @@ def analytical() -> tuple[pd.DataFrame, dict[str, float]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Floyd 1991 analysis")
-    ap.add_argument("figure")
-    ap.add_argument("--tidy", type=Path, required=True)
-    ap.add_argument("--numbers", type=Path, required=True)
-    ap.add_argument("runs", type=Path, nargs="*", help="run folders or their summary.json")
-    a = ap.parse_intermixed_args(argv)
-    dirs = [r.parent if r.name == "summary.json" else r for r in a.runs]
-    if a.figure == "analysis":
+    steps = [*FIGURES, "analysis", "claims"]
+    ap = cli.analysis_parser("analysis.floyd1991", "Floyd 1991 analysis", steps)
+    a = cli.parse(ap, argv)
+    cli.need(ap, a, "--tidy", "--numbers")
+    if a.extra:
+        cli.extra_dir(ap, a)  # made, empty: this paper's steps write no further tables
+    if a.step == "analysis":
         tidy, numbers = analytical()
-    elif a.figure == "claims":
-        # tidy tables of other figures: results/floyd1991/<figure>/<fidelity>/tidy.csv
-        tables = {p.parent.parent.name: pd.read_csv(p) for p in a.runs}
+    elif a.step == "claims":
+        cli.need(ap, a, "--claims", "--inputs")
+        # tidy tables of other steps: results/floyd1991/<step>/<fidelity>/tidy.csv
+        tables = {p.parent.parent.name: pd.read_csv(p) for p in a.inputs}
         bools, checks = claims(tables)
         tidy, numbers = pd.DataFrame({"key": sorted(checks)}), dict(bools)
-        write_claims(checks, a.numbers.with_name("claims-checks.csv"))
+        write_claims(checks, a.claims)
     else:
-        tidy, numbers = analyse(a.figure, dirs)
+        tidy, numbers = analyse(a.step, cli.run_dirs(a.runs))
     write_tidy(tidy, a.tidy)
     write_numbers(numbers, a.numbers)
     return 0

@@ -15,7 +15,6 @@ Usage (called by rules/gao.smk)::
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from collections.abc import Mapping, Sequence
@@ -24,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import nsio
+from analysis import cli, nsio
 from analysis.models import gao as model
 from analysis.numbers import write_claims, write_numbers, write_tidy
 from analysis.stats import mean_ci
@@ -528,33 +527,33 @@ def analyse(
     raise ValueError(f"unknown Gao item '{item}' (fig02, fig03, table1, table2, sens_low)")
 
 
+#: the config value (``--params`` key) that names the main buffer F of Figure 2
+PRIMARY_F = "parameters.F.value"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Gao, Jain, Schulman analysis")
-    ap.add_argument("item")
-    ap.add_argument("--tidy", type=Path, required=True)
-    ap.add_argument("--numbers", type=Path, help="regenerated numbers (key,value)")
-    ap.add_argument("--checks", type=Path, help="claims: the checked claims (key,holds,detail)")
-    ap.add_argument("--primary-F", dest="primary_f", type=int, help="fig02: the main buffer F")
-    ap.add_argument("runs", type=Path, nargs="*", help="run folders, their summary.json, or tidy")
-    a = ap.parse_intermixed_args(argv)
-    if a.item == "thm44":
-        if a.checks is None:
-            ap.error("thm44 needs --checks")
+    steps = ["fig02", "fig03", "table1", "table2", "sens_low", "thm44", "claims"]
+    ap = cli.analysis_parser("analysis.gao", "Gao, Jain, Schulman analysis", steps)
+    a = cli.parse(ap, argv)
+    cli.need(ap, a, "--tidy", "--numbers")
+    if a.extra:
+        cli.extra_dir(ap, a)  # made, empty: this paper's steps write no further tables
+    if a.step == "thm44":
+        cli.need(ap, a, "--claims")
         tidy, numbers, checks = thm44()
-        write_claims(checks, a.checks)
-    elif a.item == "claims":
-        if a.checks is None:
-            ap.error("claims needs --checks")
-        # tidy tables of the other items: results/gao/<item>/<fidelity>/tidy.csv
-        tables = {p.parent.parent.name: pd.read_csv(p) for p in a.runs}
-        checks = claims(tables, a.primary_f)
-        write_claims(checks, a.checks)
+        write_claims(checks, a.claims)
+    elif a.step == "claims":
+        cli.need(ap, a, "--claims", "--inputs")
+        # tidy tables of the other steps: results/gao/<step>/<fidelity>/tidy.csv
+        tables = {p.parent.parent.name: pd.read_csv(p) for p in a.inputs}
+        checks = claims(tables, int(cli.param(ap, a, PRIMARY_F)))  # type: ignore[call-overload]
+        write_claims(checks, a.claims)
         tidy, numbers = pd.DataFrame({"key": sorted(checks)}), {}
     else:
-        tidy, numbers = analyse(a.item, a.runs, a.primary_f)
+        primary_f = a.params.get(PRIMARY_F)
+        tidy, numbers = analyse(a.step, a.runs, None if primary_f is None else int(primary_f))
     write_tidy(tidy, a.tidy)
-    if a.numbers is not None:
-        write_numbers(numbers, a.numbers)
+    write_numbers(numbers, a.numbers)
     return 0
 
 

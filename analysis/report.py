@@ -1,20 +1,23 @@
 """Generated parts of the report that are not figures: build facts, the assumed
 parameters of each paper, and the list of deviations beyond tolerance with their causes.
 
-Usage (called by rules/report.smk)::
+Usage (called by rules/report.smk, which passes each paper's assumed parameters, overrides
+and recorded causes in ``--params``, see :func:`report_params`)::
 
     python -m analysis.report --fidelity F --ns-id build/ns2/bin/ns.id \
-        --diff paper/generated/diff.csv --out paper/generated PAPER ...
+        --diff paper/generated/diff.csv --out paper/generated --params JSON PAPER ...
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import astuple
 from pathlib import Path
 
 from analysis import config as ccr
+from analysis.cli import params_json
 from analysis.compare import (
     CLASS_HEADINGS,
     CLASSES,
@@ -42,8 +45,8 @@ def _value_text(v: object) -> str:
     return f"{v:g}" if isinstance(v, (int, float)) else str(v)
 
 
-def assumptions_tex(config: dict, paper: str) -> str:
-    rows = ccr.assumed(config, paper)
+def assumptions_tex(rows: Sequence[Sequence]) -> str:
+    """The parameters a paper does not state: (name, value, status, reason) rows."""
     out = [
         r"\begin{longtable}{@{}lrlp{0.5\linewidth}@{}}",
         r"\toprule parameter & value & status & reason \\ \midrule\endhead",
@@ -66,10 +69,10 @@ def _compact(v: object) -> str:
     return "--" if v is None else _value_text(v)
 
 
-def overrides_tex(config: dict, paper: str, fidelity: str) -> str:
+def overrides_tex(rows: Sequence[ccr.Override]) -> str:
     """Every per-experiment value that differs from the paper-wide defaults, and what the
-    report's fidelity level changes against the paper's own run counts and durations."""
-    rows = ccr.overrides(config, paper, fidelity)
+    report's fidelity level changes against the paper's own run counts and durations
+    (:func:`analysis.config.overrides`)."""
     if not rows:
         return "No experiment overrides a paper-wide default.\n"
     out = [
@@ -107,9 +110,12 @@ def summary_tex(rows: Sequence[Row], papers: Sequence[str]) -> str:
     return "\n".join(out)
 
 
-def deviations_tex(config: dict, rows: Sequence[Row], papers: Sequence[str]) -> str:
-    """Every number beyond tolerance, with the cause recorded in the paper's config: the
-    papers' results first, then the rows that are not counted (their class given)."""
+def deviations_tex(
+    causes: Mapping[str, Mapping[str, str]], rows: Sequence[Row], papers: Sequence[str]
+) -> str:
+    """Every number beyond tolerance, with the cause recorded in the paper's config
+    (``causes``: paper -> key -> cause): the papers' results first, then the rows that are
+    not counted (their class given)."""
     mine = [r for r in rows if r.paper in papers]
     counts = class_counts(mine)
     res = {v: sum(counts[c][v] for c in COUNTED) for v in VERDICTS}
@@ -135,7 +141,7 @@ def deviations_tex(config: dict, rows: Sequence[Row], papers: Sequence[str]) -> 
     for cls, group in by_class(off):
         out.append(f"\\multicolumn{{4}}{{@{{}}l}}{{\\emph{{{CLASS_HEADINGS[cls]}}}}} \\\\")
         for r in group:
-            cause = config.get(r.paper, {}).get("deviations", {}).get(r.key)
+            cause = causes.get(r.paper, {}).get(r.key)
             cause_tex = tex_escape(cause) if cause else r"\textit{no cause recorded yet}"
             out.append(
                 f"{tex_escape(r.paper + ': ' + r.key)} & {tex_escape(r.published)} & "
@@ -154,17 +160,31 @@ def build_tex(fidelity: str, ns_id: str, series: list[str]) -> str:
     )
 
 
+def report_params(config: dict, papers: Sequence[str], fidelity: str) -> dict:
+    """What the report reads of the configuration, per paper (``--params``): the assumed
+    parameters, the overrides at ``fidelity`` and the recorded causes of deviations."""
+    return {
+        p: {
+            "assumed": [list(r) for r in ccr.assumed(config, p)],
+            "overrides": [list(astuple(o)) for o in ccr.overrides(config, p, fidelity)],
+            "deviations": config[p].get("deviations", {}),
+        }
+        for p in papers
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="generated report parts")
     ap.add_argument("--fidelity", required=True)
     ap.add_argument("--ns-id", type=Path, required=True)
     ap.add_argument("--diff", type=Path, required=True)
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--params", type=params_json, required=True, help="see report_params")
     ap.add_argument("papers", nargs="+")
     a = ap.parse_args(argv)
-    files = [ccr.ROOT / "config" / "config.yaml"]
-    files += sorted((ccr.ROOT / "config" / "experiments").glob("*.yaml"))
-    config = ccr.load(files)
+    missing = [p for p in a.papers if p not in a.params]
+    if missing:
+        ap.error(f"--params has no entry for {', '.join(missing)}")
     series = [
         line.strip()
         for line in (ccr.ROOT / "ns2-patches" / "series").read_text().splitlines()
@@ -175,10 +195,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     for paper in a.papers:
         d = a.out / paper
         d.mkdir(parents=True, exist_ok=True)
-        (d / "assumptions.tex").write_text(assumptions_tex(config, paper))
-        (d / "overrides.tex").write_text(overrides_tex(config, paper, a.fidelity))
+        mine = a.params[paper]
+        (d / "assumptions.tex").write_text(assumptions_tex(mine["assumed"]))
+        rows = [ccr.Override(*o) for o in mine["overrides"]]
+        (d / "overrides.tex").write_text(overrides_tex(rows))
     rows = read_csv(a.diff)
-    (a.out / "deviations.tex").write_text(deviations_tex(config, rows, a.papers))
+    causes = {p: a.params[p]["deviations"] for p in a.papers}
+    (a.out / "deviations.tex").write_text(deviations_tex(causes, rows, a.papers))
     (a.out / "summary.tex").write_text(summary_tex(rows, a.papers))
     sections = [
         f"\\section{{{tex_escape(TITLES[p])}}}\\label{{sec:{p}}}\n\\input{{sections/{p}}}\n"

@@ -11,6 +11,7 @@
 # recomputed, and an interrupted search resumes at the first missing iteration.
 from analysis import akella2002_search as akella
 
+
 try:
     AK = akella.study(config, FIDELITY)
 except ccr.ConfigError as _e:
@@ -22,33 +23,27 @@ except ccr.ConfigError as _e:
 RUN_ARGS_OF["akella2002"] = lambda path: " ".join(
     f"{k}={nsrun.format_value(v)}" for k, v in AK.base.items()
 )
-
-AK_CODE = ["analysis/akella2002_search.py", "analysis/nsio.py", "analysis/stats.py"]
-AK_ANALYSIS = [*AK_CODE, "analysis/akella2002.py", "analysis/models/akella2002.py", "analysis/numbers.py"]
-AK_PLOT = ["analysis/plots/akella2002.py", "analysis/plots/common.py"]
 AK_SEARCH_DIR = f"{akella.SEARCH_ROOT}/{FIDELITY}"
-# a figure of searches is made when its searches are made at this fidelity
-AK_NE_FIGURES = sorted(
-    f for f in akella.NE_FIGURES if all(s in AK.searches for s in akella.searches_of(f))
-)
-AK_FIGURES = sorted([*AK_NE_FIGURES, "fig05", "fig06", "fig10", "hybrid"])  # made here
-AK_FIG05 = sorted(n for n in AK.derivatives)
-AK_FIG10 = sorted(n for n in AK.sweeps if n.startswith("fig10"))
-AK_NUMBERS = [
-    *(f"paper/generated/akella2002/numbers-{f}.csv" for f in AK_FIGURES),
-    "paper/generated/akella2002/numbers-setup.csv",
-    "paper/generated/akella2002/claims-checks.csv",
-]
 
-REPORT_PARTS["akella2002"] = [
-    *(f"figures/akella2002/{f}.pdf" for f in AK_FIGURES),
-    *(f"paper/generated/akella2002/{f}.tex" for f in AK_FIGURES),
-    "paper/generated/akella2002/searches.tex",
-    "paper/generated/akella2002/joint_order.tex",
-    "paper/generated/akella2002/settings.tex",
-    "paper/generated/akella2002/figures.tex",
-    *AK_NUMBERS,
+
+def ak_experiment_files(exp: str) -> list[str]:
+    """A search's record; the point runs of a derivative set or a sweep."""
+    if exp in AK.searches:
+        return [f"{AK_SEARCH_DIR}/{exp}/search.json"]
+    return [s for p in AK.figure_points([exp]) for s in AK.summaries(p)]
+
+
+EXPERIMENT_FILES["akella2002"] = ak_experiment_files
+# an experiment is made at a fidelity unless its level says skip
+EXPERIMENT_ACTIVE["akella2002"] = lambda exp: (
+    exp in AK.searches or exp in AK.derivatives or exp in AK.sweeps
+)
+REPORT_EXTRA["akella2002"] += [
+    f"paper/generated/akella2002/{t}.tex" for t in ("searches", "joint_order", "settings", "figures")
 ]
+AK_FIGURES = sorted(
+    n for n, it in ITEMS["akella2002"].items() if it.kind == "figure" and active(it)
+)
 
 wildcard_constraints:
     ak_tcp="[a-z]+",
@@ -75,6 +70,14 @@ rule akella2002_point:
             + "/{{ak_tcp}}_{{ak_queue}}/a{{ak_a}}_b{{ak_b}}/an{{ak_an}}_bn{{ak_bn}}/s{seed}/summary.json",
             seed=AK.seeds,
         ),
+    log:  # each run's ns output, written by analysis.nsrun
+        expand(
+            akella.POINTS_ROOT + "/" + FIDELITY
+            + "/{{ak_tcp}}_{{ak_queue}}/a{{ak_a}}_b{{ak_b}}/an{{ak_an}}_bn{{ak_bn}}/s{seed}/ns.log",
+            seed=AK.seeds,
+        ),
+    benchmark:
+        f"benchmarks/akella2002/points/{FIDELITY}/{{ak_tcp}}_{{ak_queue}}/a{{ak_a}}_b{{ak_b}}/an{{ak_an}}_bn{{ak_bn}}.tsv"
     params:
         dir=lambda w: AK.point_dir(
             akella.Point(w.ak_tcp, w.ak_queue, float(w.ak_a), float(w.ak_b), float(w.ak_an), float(w.ak_bn))
@@ -105,17 +108,21 @@ checkpoint akella2002_iteration:
     """Iteration j of a search: F_n's goodput CIs over the sweep, the pick, stop or not."""
     input:
         unpack(ak_iteration_inputs),
-        code=AK_CODE,
+        code=code("analysis.akella2002_search"),
     output:
         AK_SEARCH_DIR + "/{ak_search}/iter{ak_iter}.json",
+    log:
+        AK_SEARCH_DIR + "/{ak_search}/iter{ak_iter}.log",
+    benchmark:
+        f"benchmarks/akella2002/search/{FIDELITY}/{{ak_search}}/iter{{ak_iter}}.tsv"
     params:
         pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
         prev=lambda w, input: f"--previous {input.prev[0]}" if input.prev else "",
         # the search's settings: a config change reruns the iterations (Snakemake's params trigger)
-        design=lambda w: repr((AK.searches[w.ak_search], AK.seeds)),
+        json=lambda w: json.dumps(akella.search_params(AK, w.ak_search), sort_keys=True),
     shell:
-        "python -m analysis.akella2002_search iteration --fidelity {FIDELITY} "
-        "--search {wildcards.ak_search} --iteration {wildcards.ak_iter} {params.prev} --out {output}"
+        "python -m analysis.akella2002_search iteration --params {params.json:q} "
+        "--iteration {wildcards.ak_iter} {params.prev} --out {output}" + LOGGED
 
 
 def ak_search_inputs(w):
@@ -138,152 +145,40 @@ rule akella2002_search:
     """A finished search: the NE, its per-flow goodput and loss, every iteration's curve."""
     input:
         unpack(ak_search_inputs),
-        code=AK_CODE,
+        code=code("analysis.akella2002_search"),
     output:
         AK_SEARCH_DIR + "/{ak_search}/search.json",
+    log:
+        AK_SEARCH_DIR + "/{ak_search}/search.log",
+    benchmark:
+        f"benchmarks/akella2002/search/{FIDELITY}/{{ak_search}}/search.tsv"
     params:
         pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
-        design=lambda w: repr((AK.searches[w.ak_search], AK.seeds)),
+        json=lambda w: json.dumps(akella.search_params(AK, w.ak_search), sort_keys=True),
         # until the checkpoint has run (a dry run) the input holds only its placeholder
         iterations=lambda w, input: " ".join(getattr(input, "iterations", [])),
     shell:
-        "python -m analysis.akella2002_search search --fidelity {FIDELITY} "
-        "--search {wildcards.ak_search} --out {output} {params.iterations}"
-
-
-rule akella2002_ne_figure:
-    input:
-        searches=lambda w: [f"{AK_SEARCH_DIR}/{s}/search.json" for s in akella.searches_of(w.fig)],
-        code=AK_ANALYSIS,
-    output:
-        tidy=f"results/akella2002/{{fig}}/{FIDELITY}/tidy.csv",
-        ne=f"results/akella2002/{{fig}}/{FIDELITY}/ne.csv",
-        numbers="paper/generated/akella2002/numbers-{fig}.csv",
-    wildcard_constraints:
-        fig="|".join(AK_NE_FIGURES),
-    shell:
-        "python -m analysis.akella2002 {wildcards.fig} --tidy {output.tidy} --ne {output.ne} "
-        "--numbers {output.numbers} {input.searches}"
-
-
-def ak_point_dirs(names):
-    return [AK.point_dir(p) for p in AK.figure_points(names)]
-
-
-def ak_point_summaries(names):
-    return [s for p in AK.figure_points(names) for s in AK.summaries(p)]
-
-
-FIRST_RUN["akella2002"] = lambda exp: ak_point_summaries([exp])[0]
-
-
-rule akella2002_fig05:
-    """Figure 5: p_a, P_a, p_b, P_b measured under RED and CHOKe+."""
-    input:
-        runs=ak_point_summaries(AK_FIG05),
-        code=AK_ANALYSIS,
-    output:
-        tidy=f"results/akella2002/fig05/{FIDELITY}/tidy.csv",
-        numbers="paper/generated/akella2002/numbers-fig05.csv",
-    params:
-        pin=runs_pin(ak_point_summaries(AK_FIG05)),  # the parameters of the runs it reads (of wildcards only: a
-        # param computed from input is not compared while the input is missing)
-        dirs=" ".join(ak_point_dirs(AK_FIG05)),
-        seeds=",".join(str(s) for s in AK.seeds),
-    shell:
-        "python -m analysis.akella2002 fig05 --tidy {output.tidy} --numbers {output.numbers} "
-        "--seeds {params.seeds} {params.dirs}"
-
-
-rule akella2002_fig06:
-    """Figure 6: F_a and F_b from the Figure 5 measurements (model module)."""
-    input:
-        fig05=f"results/akella2002/fig05/{FIDELITY}/tidy.csv",
-        code=AK_ANALYSIS,
-    output:
-        tidy=f"results/akella2002/fig06/{FIDELITY}/tidy.csv",
-        numbers="paper/generated/akella2002/numbers-fig06.csv",
-    params:
-        tau_s=AK.derivatives[AK_FIG05[0]].tau_s,
-    shell:
-        "python -m analysis.akella2002 fig06 --tidy {output.tidy} --numbers {output.numbers} "
-        "--tau-s {params.tau_s} {input.fig05}"
-
-
-rule akella2002_fig10:
-    """Figure 10: loss rates of F_1..F_9 and F_10 under RED and CHOKe+."""
-    input:
-        runs=ak_point_summaries(AK_FIG10),
-        code=AK_ANALYSIS,
-    output:
-        tidy=f"results/akella2002/fig10/{FIDELITY}/tidy.csv",
-        numbers="paper/generated/akella2002/numbers-fig10.csv",
-    params:
-        pin=runs_pin(ak_point_summaries(AK_FIG10)),  # the parameters of the runs it reads (of wildcards only: a
-        # param computed from input is not compared while the input is missing)
-        dirs=" ".join(ak_point_dirs(AK_FIG10)),
-        seeds=",".join(str(s) for s in AK.seeds),
-    shell:
-        "python -m analysis.akella2002 fig10 --tidy {output.tidy} --numbers {output.numbers} "
-        "--seeds {params.seeds} {params.dirs}"
+        "python -m analysis.akella2002_search search --params {params.json:q} "
+        "--out {output} {params.iterations}" + LOGGED
 
 
 rule akella2002_hybrid:
     """The Hybrid (Reno) drop-tail evaluation of Sec 4.2.3 (no simulation)."""
     input:
-        code=AK_ANALYSIS,
+        code=code("analysis.akella2002"),
     output:
-        tidy="results/akella2002/hybrid/tidy.csv",
-        table="results/akella2002/hybrid/thresholds.csv",
+        tidy=f"results/akella2002/hybrid/{FIDELITY}/tidy.csv",
+        extra=directory(f"results/akella2002/hybrid/{FIDELITY}/extra"),
         numbers="paper/generated/akella2002/numbers-hybrid.csv",
+    log:
+        f"results/akella2002/hybrid/{FIDELITY}/analyse.log",
+    benchmark:
+        f"benchmarks/akella2002/hybrid/{FIDELITY}/analyse.tsv"
     params:
-        pkt_size=AK.base["pkt_size"],
+        json=lambda w: step_params("akella2002", "hybrid"),
     shell:
-        "python -m analysis.akella2002 hybrid --tidy {output.tidy} --table {output.table} "
-        "--numbers {output.numbers} --pkt-size {params.pkt_size}"
-
-
-rule akella2002_claims:
-    """The paper's qualitative claims checked on the regenerated results; set-up numbers."""
-    input:
-        searches=[f"{AK_SEARCH_DIR}/{s}/search.json" for s in sorted(AK.searches)],
-        fig05=f"results/akella2002/fig05/{FIDELITY}/tidy.csv",
-        fig06=f"results/akella2002/fig06/{FIDELITY}/tidy.csv",
-        fig10=f"results/akella2002/fig10/{FIDELITY}/tidy.csv",
-        code=AK_ANALYSIS,
-    output:
-        numbers="paper/generated/akella2002/numbers-setup.csv",
-        claims="paper/generated/akella2002/claims-checks.csv",
-    shell:
-        "python -m analysis.akella2002 claims --numbers {output.numbers} --claims {output.claims} "
-        "--fig05 {input.fig05} --fig06 {input.fig06} --fig10 {input.fig10} {input.searches}"
-
-
-def ak_plot_inputs(w):
-    if w.fig in akella.NE_FIGURES:
-        d = f"results/akella2002/{w.fig}/{FIDELITY}"
-        return {"tidy": f"{d}/tidy.csv", "extra": f"{d}/ne.csv"}
-    if w.fig == "hybrid":
-        return {"tidy": "results/akella2002/hybrid/tidy.csv", "extra": "results/akella2002/hybrid/thresholds.csv"}
-    return {"tidy": f"results/akella2002/{w.fig}/{FIDELITY}/tidy.csv", "extra": []}
-
-
-rule akella2002_plot:
-    input:
-        unpack(ak_plot_inputs),
-        originals="config/originals/akella2002.yaml",
-        code=AK_PLOT,
-    output:
-        pdf="figures/akella2002/{fig}.pdf",
-        png="figures/akella2002/{fig}.png",
-        tex="paper/generated/akella2002/{fig}.tex",
-    wildcard_constraints:
-        fig="|".join(AK_FIGURES),
-    params:
-        extra=lambda w, input: f"--extra {input.extra}" if input.extra else "",
-    shell:
-        "python -m analysis.plots.akella2002 {wildcards.fig} --tidy {input.tidy} {params.extra} "
-        "--originals {input.originals} --pdf {output.pdf} --tex {output.tex}"
+        "python -m analysis.akella2002 hybrid --params {params.json:q} --tidy {output.tidy} "
+        "--numbers {output.numbers} --extra {output.extra}" + LOGGED
 
 
 rule akella2002_tables:
@@ -292,18 +187,24 @@ rule akella2002_tables:
     provenance."""
     input:
         searches=[f"{AK_SEARCH_DIR}/{s}/search.json" for s in sorted(AK.searches)],
-        config="config/experiments/akella2002.yaml",
         originals="config/originals/akella2002.yaml",
-        code=AK_PLOT,
+        code=code("analysis.plots.akella2002"),
     output:
         searches="paper/generated/akella2002/searches.tex",
         joint_order="paper/generated/akella2002/joint_order.tex",
         settings="paper/generated/akella2002/settings.tex",
         figures="paper/generated/akella2002/figures.tex",
+    log:
+        f"logs/akella2002/tables-{FIDELITY}.log",
+    benchmark:
+        f"benchmarks/akella2002/tables-{FIDELITY}.tsv"
     params:
-        figures=",".join(AK_FIGURES),
+        json=lambda w: json.dumps(
+            {"experiments": config["akella2002"]["experiments"], "figures": AK_FIGURES},
+            sort_keys=True,
+        ),
     shell:
-        "python -m analysis.plots.akella2002 tables --searches-tex {output.searches} "
-        "--settings-tex {output.settings} --figures-tex {output.figures} "
-        "--joint-order-tex {output.joint_order} --originals {input.originals} "
-        "--figures {params.figures} {input.searches}"
+        "python -m analysis.plots.akella2002 tables --params {params.json:q} "
+        "--searches-tex {output.searches} --settings-tex {output.settings} "
+        "--figures-tex {output.figures} --joint-order-tex {output.joint_order} "
+        "--originals {input.originals} --inputs {input.searches}" + LOGGED

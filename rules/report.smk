@@ -1,45 +1,28 @@
-# The papers' network diagrams (config: <paper>.diagrams), the diff against the papers and the
-# LaTeX report.
+# The diff against the papers and the LaTeX report.
+from analysis.report import report_params
 
-# "paper/fig" -> {experiment, caption, prefer}: each drawn from the first run of its experiment
-# whose parameters match every value of "prefer" (else its first run; the title names the run)
-DIAGRAMS = {f"{p}/{fig}": d for p in PAPERS for fig, d in config[p].get("diagrams", {}).items()}
-for _target in DIAGRAMS:
-    _p, _fig = _target.split("/")
-    REPORT_PARTS.setdefault(_p, []).extend(
-        [f"figures/{_target}.pdf", f"paper/generated/{_target}.tex"]
-    )
+def report_parts(paper: str) -> list[str]:
+    """Every file of one paper the report includes: its items' figures, tables and numbers,
+    its claims, its diagrams, and what its own rules add."""
+    out: list[str] = []
+    for it in ITEMS[paper].values():
+        if not active(it):
+            continue
+        if it.kind == "figure":
+            out += [f"figures/{paper}/{it.name}.pdf", f"paper/generated/{paper}/{it.name}.tex"]
+        elif it.kind == "table":
+            out.append(f"paper/generated/{paper}/{it.name}.tex")
+        out.append(f"paper/generated/{paper}/numbers-{it.step}.csv")
+        if it.kind == "claims":
+            out.append(f"paper/generated/{paper}/claims-checks.csv")
+    for target in DIAGRAMS:
+        if target.startswith(paper + "/"):
+            out += [f"figures/{target}.pdf", f"paper/generated/{target}.tex"]
+    return list(dict.fromkeys(out + REPORT_EXTRA[paper]))
 
 
-def diagram_run(w) -> str:
-    paper, spec = w.target.split("/")[0], DIAGRAMS[w.target]
-    exp = spec["experiment"]
-    if paper in FIRST_RUN:
-        return FIRST_RUN[paper](exp)
-    runs = runs_of(paper, exp)
-    prefer = spec.get("prefer", {})
-    pick = next((r for r in runs if all(r.params.get(k) == v for k, v in prefer.items())), runs[0])
-    return f"results/{paper}/{exp}/{FIDELITY}/{pick.run_id}/summary.json"
-
-
-rule diagram:
-    input:
-        run=diagram_run,
-        code=["analysis/plots/topology.py", "analysis/plots/common.py", "analysis/nsio.py"],
-    output:
-        pdf="figures/{target}.pdf",
-        png="figures/{target}.png",
-        tex="paper/generated/{target}.tex",
-    params:
-        pin=lambda w: runs_pin([diagram_run(w)]),  # the parameters of the run it draws
-        caption=lambda w: DIAGRAMS[w.target]["caption"],
-        label=lambda w: "fig:" + w.target.replace("/", ":"),
-    wildcard_constraints:
-        target="|".join(DIAGRAMS) or "none",
-    shell:
-        "python -m analysis.plots.topology $(dirname {input.run}) --caption {params.caption:q} "
-        "--rule 'diagram ({wildcards.target})' --label {params.label} "
-        "--pdf {output.pdf} --tex {output.tex}"
+# every paper's rules file has added its own parts by now
+REPORT_PARTS = {p: report_parts(p) for p in PAPERS}
 
 
 ORIGINALS = [f"config/originals/{p}.yaml" for p in PAPERS]
@@ -56,7 +39,7 @@ rule diff_tables:
         # is not rebuilt for its own sake (its runs' folders are new, and Snakemake does
         # not rerun a job for inputs that only could be made), but a figure is
         parts=[f for p in PAPERS for f in REPORT_PARTS.get(p, []) if f not in NUMBERS],
-        code="analysis/compare.py",
+        code=code("analysis.compare"),
     output:
         csv="paper/generated/diff.csv",
         txt="paper/generated/diff.txt",
@@ -64,27 +47,35 @@ rule diff_tables:
         tex=expand("paper/generated/{paper}/diff.tex", paper=PAPERS),
         claims=expand("paper/generated/{paper}/claims.tex", paper=PAPERS),
         summary=expand("paper/generated/{paper}/summary.tex", paper=PAPERS),
+    log:
+        "logs/diff_tables.log",
+    benchmark:
+        "benchmarks/diff_tables.tsv"
     params:
         papers=" ".join(f"--paper {p}" for p in PAPERS),
     shell:
         "python -m analysis.compare {params.papers} --csv {output.csv} "
-        "--tex-dir paper/generated > {output.txt} && tail -1 {output.txt}"
+        "--tex-dir paper/generated {input.numbers} > {output.txt} 2> {log} "
+        "&& tail -1 {output.txt} || {{ cat {log} >&2; exit 1; }}"
 
 
 rule diff:
     """Print the diff of regenerated against published numbers (snakemake diff)."""
     input:
         "paper/generated/diff.txt",
+    log:
+        "logs/diff.log",
+    benchmark:
+        "benchmarks/diff.tsv"
     shell:
-        "cat {input}"
+        "cat {input} | tee {log}"
 
 
 rule report_parts:
     input:
         diff="paper/generated/diff.csv",
         nsid=NS_ID,
-        config=["config/config.yaml", *sorted(str(p) for p in Path("config/experiments").glob("*.yaml"))],
-        code=["analysis/report.py", "analysis/compare.py"],
+        code=code("analysis.report"),
     output:
         "paper/generated/build.tex",
         "paper/generated/deviations.tex",
@@ -92,11 +83,18 @@ rule report_parts:
         "paper/generated/summary.tex",
         expand("paper/generated/{paper}/assumptions.tex", paper=PAPERS),
         expand("paper/generated/{paper}/overrides.tex", paper=PAPERS),
+    log:
+        "logs/report_parts.log",
+    benchmark:
+        "benchmarks/report_parts.tsv"
     params:
         papers=" ".join(PAPERS),
+        # the assumed parameters, overrides and recorded causes (a change reruns this step)
+        json=json.dumps(report_params(config, PAPERS, FIDELITY), sort_keys=True),
     shell:
         "python -m analysis.report --fidelity {FIDELITY} --ns-id {input.nsid} "
-        "--diff {input.diff} --out paper/generated {params.papers}"
+        "--diff {input.diff} --out paper/generated --params {params.json:q} {params.papers}"
+        + LOGGED
 
 
 rule report:
@@ -110,6 +108,8 @@ rule report:
         "paper/report.pdf",
     log:
         "paper/generated/latexmk.log",
+    benchmark:
+        "benchmarks/report.tsv"
     shell:
         "latexmk -pdf -interaction=nonstopmode -halt-on-error -cd paper/report.tex > {log} 2>&1 "
         "|| {{ grep -A5 '^!' paper/report.log >&2; exit 1; }}"

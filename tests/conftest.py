@@ -46,6 +46,7 @@ PROJECT_FILES = [
     "scripts",
     "ns2-patches",
     "profiles",
+    "report",
 ]
 
 

@@ -60,7 +60,7 @@ def _planned_sims(w: Path) -> int:
     assert p.returncode == 0, p.stderr
     for line in p.stdout.splitlines():
         parts = line.split()
-        if parts[:1] == ["floyd1991_sim"]:
+        if parts[:1] == ["sim"]:
             return int(parts[1])
     return 0
 
@@ -153,7 +153,9 @@ def test_fresh_plan_reaches_the_report(project_copy: Path, root: Path, fidelity:
         diagrams += len(pc[paper].get("diagrams", {}))
     assert jobs["report"] == 1 and jobs["diff_tables"] == 1
     assert jobs["diagram"] == diagrams == 7
-    assert all(jobs[f"{p}_plot"] > 0 for p in ("akella2002", "floyd1991", "misra", "tang"))
+    # the shared rules: one claims job per paper, figures and tables of every paper
+    assert jobs["claims"] == len(cfg["papers"]) == 5
+    assert jobs["figure"] > 30 and jobs["table"] > 5 and jobs["analyse"] > 20
 
 
 # ---- issue 16: nothing stale, nothing orphaned ---------------------------------------------
@@ -332,3 +334,77 @@ def test_identical_ns_rebuild_reruns_nothing(own_build: Path) -> None:
     assert ns.stat().st_mtime_ns > before, "ns was not rebuilt"
     assert {t: (w / t).stat().st_mtime_ns for t in targets} == made, "runs were redone"
     assert _plan(w, *targets) == {}
+
+
+# ---- issue 18: a code change reruns exactly the steps that import it -----------------------
+
+
+@pytest.fixture(scope="module")
+def floyd_smoke(root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy with Floyd 1991's whole smoke report made (floyd1991 only)."""
+    from tests.conftest import make_project_copy
+
+    w = make_project_copy(root, tmp_path_factory.mktemp("deps") / "w")
+    _report_sources(w, root)
+    done = _smk(w, cores=2)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert _plan(w) == {}
+    return w
+
+
+# module edited -> the rules whose jobs must rerun (and no other); the figure and analysis
+# counts are Floyd's smoke items
+AFTER_REPORT = {"diff_tables", "report_parts", "report", "all"}
+DEPENDANTS = {
+    # plots layer: its figures, then the diff (it waits for every figure) and the report
+    "analysis/plots/floyd1991.py": {"figure"} | AFTER_REPORT,
+    # analysis layer: every Floyd step, its figures
+    "analysis/floyd1991.py": {"analyse", "claims", "floyd1991_analysis", "figure"} | AFTER_REPORT,
+    # models layer: imported by the analysis module only
+    "analysis/models/floyd1991.py": {"analyse", "claims", "floyd1991_analysis", "figure"}
+    | AFTER_REPORT,
+    # reading ns output: every step that reads runs, the diagram too, but no run
+    "analysis/nsio.py": {"analyse", "claims", "floyd1991_analysis", "figure", "diagram"}
+    | AFTER_REPORT,
+    # report layer: the report's own parts only
+    "analysis/report.py": {"report_parts", "report", "all"},
+    # the ns runner: every run and all that follows
+    "analysis/nsrun.py": {"sim", "analyse", "claims", "figure", "diagram"} | AFTER_REPORT,
+}
+
+
+@pytest.mark.parametrize("module", sorted(DEPENDANTS))
+def test_editing_a_module_reruns_exactly_its_dependants(floyd_smoke: Path, module: str) -> None:
+    """Edit one module of each layer (append a comment): `snakemake -n` plans exactly the
+    steps that import it and what they feed, nothing else; put back, nothing is planned."""
+    w = floyd_smoke
+    f = w / module
+    text, st = f.read_text(), f.stat()
+    try:
+        f.write_text(text + "# edited\n")
+        plan = _plan(w)
+        assert set(plan) == DEPENDANTS[module], plan
+        if "sim" not in DEPENDANTS[module]:
+            assert "sim" not in plan
+    finally:
+        f.write_text(text)
+        os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert _plan(w) == {}
+
+
+def test_snakemake_html_report_annotates_every_figure(floyd_smoke: Path) -> None:
+    """`snakemake --report` works and captions each figure with its trace."""
+    smk = Path(sys.executable).with_name("snakemake")
+    out = floyd_smoke / "workflow-report.html"
+    p = subprocess.run(
+        [str(smk), "--report", str(out), "--config", "fidelity=smoke", 'papers=["floyd1991"]'],
+        cwd=floyd_smoke,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert p.returncode == 0, p.stderr[-3000:]
+    html = out.read_text(errors="replace")
+    for fig in ("fig02", "fig09", "fig14"):
+        assert f"floyd1991/{fig}.png" in html, fig
+    assert "floyd1991.experiments.fig06" in html  # Figure 9's trace names Figure 6's runs

@@ -23,13 +23,12 @@ import numpy as np
 import pandas as pd
 
 from analysis import akella2002 as ak
-from analysis import config as ccr
+from analysis import cli
 from analysis.akella2002_search import PAPER
 from analysis.compare import Published, load_originals, tex_escape
 from analysis.plots.common import figure_tex, save
 
 SCRIPT = "analysis/plots/akella2002.py"
-RULES = {"fig05": "akella2002_fig05", "fig06": "akella2002_fig06", "fig10": "akella2002_fig10"}
 TCP_NAME = {"sack": "SACK", "tahoe": "Tahoe", "reno": "Reno"}
 QUEUE_NAME = {"droptail": "drop-tail", "red": "RED", "chokeplus": "CHOKe+"}
 SERIES_STYLE = {
@@ -418,68 +417,66 @@ def settings_tex(config: Mapping) -> str:
 # --------------------------------------------------------------------------------------------
 
 
+def tables(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
+    """The searches' summary, the joint searches by start order, the search settings with
+    their provenance (``--params`` key ``experiments``) and the marks of the figures made at
+    this fidelity (``--params`` key ``figures``); record files in ``--inputs``."""
+    cli.need(ap, a, "--searches-tex", "--settings-tex", "--originals")
+    docs = [json.loads(p.read_text()) for p in a.inputs]
+    a.searches_tex.parent.mkdir(parents=True, exist_ok=True)
+    a.searches_tex.write_text(searches_tex(docs))
+    if a.joint_order_tex:
+        rows = ak.joint_order_rows({d["search"]: d for d in docs}, _pub(a.originals))
+        a.joint_order_tex.write_text(joint_order_tex(rows, ak.joint_order_summary(rows)))
+    experiments = cli.param(ap, a, "experiments")
+    a.settings_tex.write_text(settings_tex({PAPER: {"experiments": experiments}}))
+    if a.figures_tex:
+        marks = [
+            f"\\expandafter\\def\\csname akellafig@{f}\\endcsname{{}}"
+            for f in cli.param(ap, a, "figures")  # type: ignore[attr-defined]
+        ]
+        a.figures_tex.write_text("\n".join(marks) + "\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Akella et al. 2002 figures and tables")
-    ap.add_argument(
-        "figure", choices=[*sorted(ak.NE_FIGURES), "fig05", "fig06", "fig10", "hybrid", "tables"]
-    )
-    ap.add_argument("--tidy", type=Path)
-    ap.add_argument("--extra", type=Path)
-    ap.add_argument("--originals", type=Path)
-    ap.add_argument("--pdf", type=Path)
-    ap.add_argument("--tex", type=Path)
+    items = [*sorted(ak.NE_FIGURES), "fig05", "fig06", "fig10", "hybrid", "tables"]
+    ap = cli.plot_parser("analysis.plots.akella2002", "Akella et al. 2002 figures", items)
+    # the tables item writes four files from the search records
+    ap.add_argument("--inputs", type=Path, nargs="*", default=[], help="tables: search records")
     ap.add_argument("--searches-tex", type=Path)
     ap.add_argument("--settings-tex", type=Path)
     ap.add_argument("--joint-order-tex", type=Path, help="joint searches by start order")
     ap.add_argument("--figures-tex", type=Path, help="marks the figures made at this fidelity")
-    ap.add_argument("--figures", default="", help="comma-separated figure names")
-    ap.add_argument("searches", type=Path, nargs="*")
-    a = ap.parse_intermixed_args(argv)
-    if a.figure == "tables":
-        docs = [json.loads(p.read_text()) for p in a.searches]
-        a.searches_tex.parent.mkdir(parents=True, exist_ok=True)
-        a.searches_tex.write_text(searches_tex(docs))
-        if a.joint_order_tex:
-            if not a.originals:
-                ap.error("--joint-order-tex needs --originals")
-            rows = ak.joint_order_rows({d["search"]: d for d in docs}, _pub(a.originals))
-            a.joint_order_tex.write_text(joint_order_tex(rows, ak.joint_order_summary(rows)))
-        files = [
-            ccr.ROOT / "config" / "config.yaml",
-            *sorted((ccr.ROOT / "config" / "experiments").glob("*.yaml")),
-        ]
-        a.settings_tex.write_text(settings_tex(ccr.load(files)))
-        if a.figures_tex:
-            marks = [
-                f"\\expandafter\\def\\csname akellafig@{f}\\endcsname{{}}"
-                for f in a.figures.split(",")
-                if f
-            ]
-            a.figures_tex.write_text("\n".join(marks) + "\n")
+    a = cli.parse(ap, argv)
+    if a.item == "tables":
+        tables(a, ap)
         return 0
-    if not (a.tidy and a.originals and a.pdf and a.tex):
-        ap.error("figures need --tidy, --originals, --pdf and --tex")
+    cli.need(ap, a, "--tidy", "--originals", "--pdf", "--tex")
     pub = _pub(a.originals)
     tidy = pd.read_csv(a.tidy)
-    rule = RULES.get(a.figure, "akella2002_plot")
+    rule = f"figure ({a.item})"
     below = ""
-    if a.figure in ak.NE_FIGURES:
-        fig = ne_figure(a.figure, tidy, pub)
-        caption = ne_caption(a.figure)
-        below = ne_table(a.figure, pd.read_csv(a.extra), pub)
-        rule = "akella2002_iteration (checkpoint), akella2002_search, akella2002_ne_figure"
-    elif a.figure == "fig05":
+    if a.item in ak.NE_FIGURES:
+        fig = ne_figure(a.item, tidy, pub)
+        caption = ne_caption(a.item)
+        below = ne_table(a.item, pd.read_csv(a.extra / "ne.csv"), pub)
+        rule = "akella2002_iteration (checkpoint), akella2002_search, analyse, figure"
+    elif a.item == "fig05":
         fig, caption = fig05(tidy), CAPTIONS["fig05"]
-    elif a.figure == "fig06":
+    elif a.item == "fig06":
         fig, caption = fig06(tidy), CAPTIONS["fig06"]
-    elif a.figure == "fig10":
+    elif a.item == "fig10":
         fig, caption = fig10(tidy), CAPTIONS["fig10"]
     else:
         fig, caption = hybrid_figure(tidy), CAPTIONS["hybrid"]
-        below = hybrid_table(pd.read_csv(a.extra), pub, "Our numbers from the model module.")
-        rule = "akella2002_hybrid"
+        table = pd.read_csv(a.extra / "thresholds.csv")
+        below = hybrid_table(table, pub, "Our numbers from the model module.")
+        rule = "akella2002_hybrid, figure"
+    trace = a.params.get("trace")
+    if trace:
+        trace = {**trace, "rule": rule}
     save(fig, a.pdf)
-    figure_tex(a.tex, a.pdf, caption, rule, SCRIPT, f"fig:akella2002-{a.figure}")
+    figure_tex(a.tex, a.pdf, caption, rule, SCRIPT, f"fig:akella2002-{a.item}", trace)
     if below:
         text = a.tex.read_text().replace(
             "\\end{figure}", "\\par\\centering\\small\n" + below + "\n\\end{figure}"

@@ -9,16 +9,15 @@ Usage (called by rules/floyd1991.smk)::
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from analysis import floyd1991
+from analysis import cli, floyd1991
 from analysis.compare import Published, load_originals
 from analysis.models import floyd1991 as models
 from analysis.plots.common import figure_tex, save
@@ -299,6 +298,7 @@ def draw(
     originals: Path,
     pdf: Path,
     tex: Path,
+    trace: Mapping | None = None,
 ) -> None:
     pub = _pub(originals)
     fig, ax = plt.subplots()
@@ -326,9 +326,10 @@ def draw(
         tex,
         pdf,
         f"Floyd 1991, {caption}",
-        rule=f"floyd1991_plot ({figure})",
+        rule=f"figure ({figure})",
         script=SCRIPT,
         label=f"fig:floyd1991:{figure}",
+        trace=trace,
     )
 
 
@@ -344,16 +345,11 @@ def _numbers(path: Path | None) -> dict[str, float]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Floyd 1991 figures")
-    ap.add_argument("figure", choices=sorted(CAPTIONS))
-    ap.add_argument("--tidy", type=Path, required=True)
-    ap.add_argument("--numbers", type=Path)
-    ap.add_argument("--originals", type=Path, required=True)
-    ap.add_argument("--pdf", type=Path, required=True)
-    ap.add_argument("--tex", type=Path, required=True)
-    a = ap.parse_args(argv)
+    ap = cli.plot_parser("analysis.plots.floyd1991", "Floyd 1991 figures", CAPTIONS)
+    a = cli.parse(ap, argv)
+    cli.need(ap, a, "--tidy", "--originals", "--pdf", "--tex")
     tidy = pd.read_csv(a.tidy)
-    draw(a.figure, tidy, _numbers(a.numbers), a.originals, a.pdf, a.tex)
+    draw(a.item, tidy, _numbers(a.numbers), a.originals, a.pdf, a.tex, a.params.get("trace"))
     return 0
 
 

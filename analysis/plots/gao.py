@@ -10,18 +10,18 @@ Usage (called by rules/gao.smk)::
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from analysis import gao
-from analysis.compare import Published, load_originals, tex_escape
-from analysis.plots.common import figure_tex, save
+from analysis import cli, gao
+from analysis.compare import Published, load_originals
+from analysis.gao import PRIMARY_F
+from analysis.plots.common import figure_tex, save, trace_tex
 
 SCRIPT = "analysis/plots/gao.py"
 LABEL = {
@@ -261,7 +261,14 @@ def sens_low(
 
 
 def draw(
-    figure: str, tidy: pd.DataFrame, originals: Path, primary_f: int, low: int, pdf: Path, tex: Path
+    figure: str,
+    tidy: pd.DataFrame,
+    originals: Path,
+    primary_f: int,
+    low: int,
+    pdf: Path,
+    tex: Path,
+    trace: Mapping | None = None,
 ) -> None:
     pub = _pub(originals)
     if figure == "fig01":
@@ -296,9 +303,10 @@ def draw(
         tex,
         pdf,
         f"Gao, Jain, Schulman. {caption}",
-        rule=f"gao_plot ({figure})",
+        rule=f"figure ({figure})",
         script=SCRIPT,
         label=f"fig:gao:{figure}",
+        trace=trace,
     )
 
 
@@ -316,14 +324,15 @@ def _pub_cell(pub: dict[str, Published], key: str, digits: int) -> str:
     return f"({float(p.published):.{digits}f})" if p is not None else ""
 
 
-def _table_env(body: list[str], caption: str, label: str, rule: str) -> str:
+def _table_env(
+    body: list[str], caption: str, label: str, rule: str, trace: Mapping | None = None
+) -> str:
     return "\n".join(
         [
             "\\begin{table}[htbp]",
             "\\centering\\footnotesize",
             *body,
-            f"\\caption{{{caption} \\emph{{Made by rule \\texttt{{{tex_escape(rule)}}}, script "
-            f"\\texttt{{{tex_escape(SCRIPT)}}}.}}}}",
+            f"\\caption{{{caption} {trace_tex(trace, rule, SCRIPT)}}}",
             f"\\label{{{label}}}",
             "\\end{table}",
             "",
@@ -331,7 +340,9 @@ def _table_env(body: list[str], caption: str, label: str, rule: str) -> str:
     )
 
 
-def table1_tex(tidy: pd.DataFrame, pub: dict[str, Published]) -> str:
+def table1_tex(
+    tidy: pd.DataFrame, pub: dict[str, Published], trace: Mapping | None = None
+) -> str:
     s = gao.table1_summary(tidy)
     schemes = [g for g in gao.SCHEMES if g in set(s["gateway"])]
     tahoe = s[s["tcp"] == "tahoe"].set_index(["gateway", "stat"])
@@ -394,14 +405,16 @@ def table1_tex(tidy: pd.DataFrame, pub: dict[str, Published]) -> str:
         "DRR are our reference rows). Bottom: mean throughput per flow with each TCP variant "
         "(the paper only says Reno, Newreno and SACK gave similar results)."
     )
-    return _table_env(rows, caption, "tab:gao:table1", "gao_table (table1)")
+    return _table_env(rows, caption, "tab:gao:table1", "table (table1)", trace)
 
 
 def gao_tcp_order(s: pd.DataFrame) -> list[str]:
     return [v for v in TCP_LABEL if v in set(s["tcp"])]
 
 
-def table2_tex(tidy: pd.DataFrame, pub: dict[str, Published]) -> str:
+def table2_tex(
+    tidy: pd.DataFrame, pub: dict[str, Published], trace: Mapping | None = None
+) -> str:
     s = gao.table2_summary(tidy).set_index(["gateway", "link", "fid"])
     schemes = [g for g in gao.SCHEMES if g in set(s.index.get_level_values("gateway"))]
     cols = [(1, 1), (1, 2), (2, 1), (2, 2), (2, 3)]  # (link, fid)
@@ -435,28 +448,25 @@ def table2_tex(tidy: pd.DataFrame, pub: dict[str, Published]) -> str:
         f"confidence half-width over {n} seeds, the paper's value in parentheses. DropTail, "
         "RED and DRR are our reference rows."
     )
-    return _table_env(rows, caption, "tab:gao:table2", "gao_table (table2)")
+    return _table_env(rows, caption, "tab:gao:table2", "table (table2)", trace)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Gao, Jain, Schulman figures and tables")
-    ap.add_argument("item", choices=[*CAPTIONS, "table1", "table2"])
-    ap.add_argument("--tidy", type=Path, required=True)
-    ap.add_argument("--originals", type=Path, required=True)
-    ap.add_argument("--primary-F", dest="primary_f", type=int, default=0)
-    ap.add_argument("--low", type=int, default=0, help="sens_low: the L of the main runs")
-    ap.add_argument("--out", type=Path, help="figure PDF (a PNG is written next to it)")
-    ap.add_argument("--tex", type=Path, required=True)
-    a = ap.parse_args(argv)
+    items = [*CAPTIONS, "table1", "table2"]
+    ap = cli.plot_parser("analysis.plots.gao", "Gao, Jain, Schulman figures and tables", items)
+    a = cli.parse(ap, argv)
+    cli.need(ap, a, "--tidy", "--originals", "--tex")
     tidy = pd.read_csv(a.tidy)
     if a.item in ("table1", "table2"):
-        text = (table1_tex if a.item == "table1" else table2_tex)(tidy, _pub(a.originals))
+        make = table1_tex if a.item == "table1" else table2_tex
+        text = make(tidy, _pub(a.originals), a.params.get("trace"))
         a.tex.parent.mkdir(parents=True, exist_ok=True)
         a.tex.write_text(text)
         return 0
-    if a.out is None:
-        ap.error(f"{a.item} needs --out")
-    draw(a.item, tidy, a.originals, a.primary_f, a.low, a.out, a.tex)
+    cli.need(ap, a, "--pdf")
+    primary_f = int(a.params.get(PRIMARY_F, 0))
+    low = int(a.params.get("parameters.low.value", 0))
+    draw(a.item, tidy, a.originals, primary_f, low, a.pdf, a.tex, a.params.get("trace"))
     return 0
 
 

@@ -1,0 +1,315 @@
+# The rules every paper shares, driven by each paper's items table (<paper>.items in
+# config/experiments/<paper>.yaml):
+#   sim      one ns run:            results/<paper>/<experiment>/<fidelity>/<run>/summary.json
+#   analyse  one analysis step:     results/<paper>/<step>/<fidelity>/{tidy.csv,extra/}
+#                                   + paper/generated/<paper>/numbers-<step>.csv
+#   claims   the paper's claims:    the same for step 'claims' + claims-checks.csv
+#   figure   one figure item:       figures/<paper>/<item>.{pdf,png} + its LaTeX
+#   table    one table item:        paper/generated/<paper>/<item>.tex
+#   diagram  a network diagram drawn from a run (<paper>.diagrams)
+# Every step runs `python -m analysis.<paper>` or `analysis.plots.<paper>` with the flags of
+# analysis/cli.py; its code inputs are the project modules that module imports
+# (analysis/imports.py), so editing a module reruns exactly the steps that import it. Steps
+# without runs or tables (the papers' models alone) are the papers' own rules.
+import json
+
+from analysis import imports
+
+
+wildcard_constraints:
+    paper="|".join(PAPERS),
+    fidelity="smoke|quick|paper",
+    exp="[a-z0-9_]+",
+    run="[^/]+",
+
+
+def code(module: str) -> list[str]:
+    """The source files ``python -m <module>`` runs (the module and what it imports)."""
+    return imports.closure(module)
+
+
+def active(it) -> bool:
+    """An item is made at this fidelity when all its experiments are."""
+    is_made = EXPERIMENT_ACTIVE.get(it.paper, lambda e: True)
+    return all(is_made(e) for e in it.experiments) or it.kind == "claims"
+
+
+def step_of(paper: str, step: str):
+    """The first item of ``paper`` made by ``step`` (items sharing a step agree on its inputs)."""
+    return next(it for it in ITEMS[paper].values() if it.step == step)
+
+
+def experiment_files(paper: str, experiment: str) -> list[str]:
+    if paper in EXPERIMENT_FILES:
+        return EXPERIMENT_FILES[paper](experiment)
+    return run_summaries(paper, experiment)
+
+
+def step_dir(paper: str, step: str) -> str:
+    return f"results/{paper}/{step}/{FIDELITY}"
+
+
+def step_files(paper: str, step: str) -> list[str]:
+    """The runs (summary.json) and records a step reads, of the experiments made here."""
+    it = step_of(paper, step)
+    is_made = EXPERIMENT_ACTIVE.get(paper, lambda e: True)
+    return [f for e in it.experiments if is_made(e) for f in experiment_files(paper, e)]
+
+
+def step_tables(paper: str, step: str) -> list[str]:
+    """The tidy tables of the steps ``step`` reads (each step's extra/ lies next to it)."""
+    return [f"{step_dir(paper, s)}/tidy.csv" for s in step_of(paper, step).reads]
+
+
+def params_json(paper: str, keys) -> str:
+    """``--params``: the named config values (dotted paths under the paper), as JSON."""
+    where = f"{paper}.items"
+    return json.dumps({k: ccr.dotted(config[paper], k, where) for k in keys}, sort_keys=True)
+
+
+def step_params(paper: str, step: str) -> str:
+    keys = sorted({k for it in ITEMS[paper].values() if it.step == step for k in it.params})
+    return params_json(paper, keys)
+
+
+def step_inputs(paper: str, step: str) -> dict:
+    files = step_files(paper, step)
+    tables = step_tables(paper, step)
+    return {
+        "runs": [f for f in files if f.endswith("summary.json")],
+        "records": [f for f in files if not f.endswith("summary.json")],
+        "tables": tables,
+        "extras": [str(Path(t).parent / "extra") for t in tables],
+        "code": code(f"analysis.{paper}"),
+    }
+
+
+# an analysis step's command: its runs, the records and tables it reads, its outputs
+ANALYSE = (
+    "python -m analysis.{wildcards.paper} {params.step} --params {params.json:q} "
+    "--runs {input.runs} --inputs {input.records} {input.tables} --tidy {output.tidy} "
+    "--numbers {output.numbers} --extra {output.extra}"
+)
+# a failed step shows the end of its log
+LOGGED = " > {log} 2>&1 || {{ tail -n 30 {log} >&2; exit 1; }}"
+
+GENERIC_STEPS = sorted(
+    {it.step for p in PAPERS for it in ITEMS[p].values() if not it.theory and it.step != "claims"}
+)
+
+
+rule sim:
+    """One ns run of a paper's experiment (Akella et al.'s points, deeper under
+    results/akella2002/points/, are rules/akella2002.smk's)."""
+    input:
+        ns=NS_INPUT,
+        nsid=ns_id,
+        script=lambda w: f"tcl/{w.paper}/{config[w.paper]['experiments'][w.exp]['family']}.tcl",
+        lib=TCL_LIB,
+        runner=NSRUN,
+    output:
+        "results/{paper}/{exp}/{fidelity}/{run}/summary.json",
+    log:
+        "results/{paper}/{exp}/{fidelity}/{run}/ns.log",
+    benchmark:
+        "benchmarks/{paper}/{exp}/{fidelity}/{run}.tsv"
+    params:
+        args=lambda w: run_args(w.paper, w.exp, w.run),
+    shell:
+        "python -m analysis.nsrun --ns {input.ns} --script {input.script} "
+        "--out $(dirname {output}) {params.args}"
+
+
+rule analyse:
+    """One analysis step: the runs of its experiments and the tables of the steps it reads ->
+    tidy table, further tables, regenerated numbers."""
+    input:
+        unpack(lambda w: step_inputs(w.paper, w.step)),
+    output:
+        tidy=f"results/{{paper}}/{{step}}/{FIDELITY}/tidy.csv",
+        extra=directory(f"results/{{paper}}/{{step}}/{FIDELITY}/extra"),
+        numbers="paper/generated/{paper}/numbers-{step}.csv",
+    log:
+        f"results/{{paper}}/{{step}}/{FIDELITY}/analyse.log",
+    benchmark:
+        f"benchmarks/{{paper}}/{{step}}/{FIDELITY}/analyse.tsv"
+    params:
+        # the parameters of the runs it reads (of wildcards only: a param computed from
+        # input is not compared while the input is missing)
+        pin=lambda w: runs_pin(step_files(w.paper, w.step)),
+        json=lambda w: step_params(w.paper, w.step),
+        step=lambda w: w.step,
+    wildcard_constraints:
+        step="|".join(GENERIC_STEPS),
+    shell:
+        ANALYSE + LOGGED
+
+
+rule claims:
+    """The paper's claims checked on the tables of its steps."""
+    input:
+        unpack(lambda w: step_inputs(w.paper, "claims")),
+    output:
+        tidy=f"results/{{paper}}/claims/{FIDELITY}/tidy.csv",
+        extra=directory(f"results/{{paper}}/claims/{FIDELITY}/extra"),
+        numbers="paper/generated/{paper}/numbers-claims.csv",
+        claims="paper/generated/{paper}/claims-checks.csv",
+    log:
+        f"results/{{paper}}/claims/{FIDELITY}/claims.log",
+    benchmark:
+        f"benchmarks/{{paper}}/claims/{FIDELITY}/claims.tsv"
+    params:
+        pin=lambda w: runs_pin(step_files(w.paper, "claims")),
+        json=lambda w: step_params(w.paper, "claims"),
+        step="claims",
+    shell:
+        ANALYSE + " --claims {output.claims}" + LOGGED
+
+
+def item_of(target: str):
+    paper, name = target.split("/")
+    return ITEMS[paper][name]
+
+
+def drawn_inputs(w) -> dict:
+    """What a figure or table draws: its step's tables and numbers, the published numbers."""
+    it = item_of(w.target)
+    d = step_dir(it.paper, it.step)
+    return {
+        "tidy": f"{d}/tidy.csv",
+        "extra": f"{d}/extra",
+        "numbers": f"paper/generated/{it.paper}/numbers-{it.step}.csv",
+        "originals": f"config/originals/{it.paper}.yaml",
+        "code": code(f"analysis.plots.{it.paper}"),
+    }
+
+
+def item_trace(it) -> dict:
+    """What a caption names so a reader finds the code and parameters behind it."""
+    step = step_of(it.paper, it.step)
+    exps = config[it.paper]["experiments"]
+    families = sorted({exps[e]["family"] for e in step.experiments})
+    return {
+        "item": f"{it.paper}/{it.name}",
+        "step": it.step,
+        "experiments": list(step.experiments),
+        "tcl": [f"tcl/{it.paper}/{f}.tcl" for f in families],
+        "config": [f"{it.paper}.experiments.{e}" for e in step.experiments]
+        + [f"{it.paper}.{k}" for k in it.params],
+    }
+
+
+def item_params(w, rule: str) -> str:
+    it = item_of(w.target)
+    values = json.loads(params_json(it.paper, it.params))
+    return json.dumps({**values, "trace": {**item_trace(it), "rule": rule}}, sort_keys=True)
+
+
+# a plot step's command: the tables and numbers of its step, the published numbers
+DRAW = (
+    "python -m analysis.plots.{params.paper} {params.item} --params {params.json:q} "
+    "--tidy {input.tidy} --extra {input.extra} --numbers {input.numbers} "
+    "--originals {input.originals} --tex {output.tex}"
+)
+KINDS = {
+    kind: [f"{p}/{i}" for p in PAPERS for i, it in ITEMS[p].items() if it.kind == kind]
+    for kind in ("figure", "table")
+}
+
+
+def trace_text(w) -> str:
+    """The trace of a figure in words (the HTML report's caption)."""
+    t = item_trace(item_of(w.target))
+    return (
+        f"Step ``{t['step']}`` of the experiments {', '.join(t['experiments']) or 'none'} "
+        f"(Tcl {', '.join(t['tcl']) or 'none'}); rule ``figure``, script "
+        f"``analysis/plots/{t['item'].split('/')[0]}.py``; config {', '.join(t['config'])}."
+    )
+
+
+rule figure:
+    input:
+        unpack(drawn_inputs),
+    output:
+        pdf="figures/{target}.pdf",
+        png=report(
+            "figures/{target}.png", caption="../report/figure.rst", category="Figures"
+        ),
+        tex="paper/generated/{target}.tex",
+    log:
+        "logs/figure/{target}.log",
+    benchmark:
+        "benchmarks/figure/{target}.tsv"
+    params:
+        paper=lambda w: w.target.split("/")[0],
+        item=lambda w: w.target.split("/")[1],
+        json=lambda w: item_params(w, "figure"),
+        title=lambda w: item_of(w.target).title,
+        trace=trace_text,
+    wildcard_constraints:
+        target="|".join(KINDS["figure"]) or "none",
+    shell:
+        DRAW + " --pdf {output.pdf}" + LOGGED
+
+
+rule table:
+    input:
+        unpack(drawn_inputs),
+    output:
+        tex="paper/generated/{target}.tex",
+    log:
+        "logs/table/{target}.log",
+    benchmark:
+        "benchmarks/table/{target}.tsv"
+    params:
+        paper=lambda w: w.target.split("/")[0],
+        item=lambda w: w.target.split("/")[1],
+        json=lambda w: item_params(w, "table"),
+    wildcard_constraints:
+        target="|".join(KINDS["table"]) or "none",
+    shell:
+        DRAW + LOGGED
+
+
+# "paper/fig" -> {experiment, caption, prefer}: each drawn from the first run of its experiment
+# whose parameters match every value of "prefer" (else its first run; the title names the run)
+DIAGRAMS = {f"{p}/{fig}": d for p in PAPERS for fig, d in config[p].get("diagrams", {}).items()}
+
+
+def diagram_run(w) -> str:
+    paper, spec = w.target.split("/")[0], DIAGRAMS[w.target]
+    exp = spec["experiment"]
+    if paper in EXPERIMENT_FILES:
+        return EXPERIMENT_FILES[paper](exp)[0]
+    runs = runs_of(paper, exp)
+    prefer = spec.get("prefer", {})
+    pick = next((r for r in runs if all(r.params.get(k) == v for k, v in prefer.items())), runs[0])
+    return f"results/{paper}/{exp}/{FIDELITY}/{pick.run_id}/summary.json"
+
+
+rule diagram:
+    input:
+        run=diagram_run,
+        code=code("analysis.plots.topology"),
+    output:
+        pdf="figures/{target}.pdf",
+        png=report(
+            "figures/{target}.png", caption="../report/diagram.rst", category="Diagrams"
+        ),
+        tex="paper/generated/{target}.tex",
+    log:
+        "logs/diagram/{target}.log",
+    benchmark:
+        "benchmarks/diagram/{target}.tsv"
+    params:
+        pin=lambda w: runs_pin([diagram_run(w)]),  # the parameters of the run it draws
+        caption=lambda w: DIAGRAMS[w.target]["caption"],
+        label=lambda w: "fig:" + w.target.replace("/", ":"),
+    wildcard_constraints:
+        target="|".join(DIAGRAMS) or "none",
+    shell:
+        "python -m analysis.plots.topology $(dirname {input.run}) --caption {params.caption:q} "
+        "--rule 'diagram ({wildcards.target})' --label {params.label} "
+        "--pdf {output.pdf} --tex {output.tex}" + LOGGED
+
+
