@@ -80,7 +80,7 @@ rule misra_analyse:
 
 
 rule misra_theory:
-    """The catalog's derived model values and the analytical statements (no simulation)."""
+    """The derived model values (docs/misra.md) and the analytical statements (no simulation)."""
     input:
         code=MISRA_ANALYSIS,
         config=MISRA_CONFIG,
