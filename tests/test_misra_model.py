@@ -2,7 +2,8 @@
 and window distribution of Sec IV).
 
 Every expected value is derived by hand from the paper's equations (see the docstrings and
-comments); no number is copied from the derived rows of config/originals/misra.yaml.
+comments); no number is copied from the derived rows of config/originals/misra.yaml. M1, M2, ...
+are the corrections and assumptions listed in docs/misra.md.
 """
 
 from __future__ import annotations
