@@ -185,7 +185,7 @@ def fig05(
     """p (loss rate common to all flows at the symmetric point x) and P = dp'/dx' (F_n at
     x -+ h, one-sided at the ends), per series and parameter. p' is the aggregate loss rate
     for RED (equal for all flows by the model's assumption) and F_n's own loss rate for
-    CHOKe+ (catalog 4.7); both slopes are kept."""
+    CHOKe+ (docs/akella2002.md A8); both slopes are kept."""
     t = _points_table(point_dirs, seeds)
     out = []
     for (tcp, queue), g in t.groupby(["tcp", "queue"]):
@@ -425,7 +425,7 @@ def severe_beta_min_n(goodput: SevereBetaGoodput, n_max: int = 20) -> int:
     """Smallest n from which the Severe beta claim (Sec 4.2.2, corrected sign, model
     correction [6]) holds at every larger n up to ``n_max``: there is some beta_n in
     0.51..0.99 with G_n(beta_n) > G_n(0.5), at every C in {50, 150, 1000} packets and tau_S in
-    {1, 5, 20} (R = 1; the catalog's grid). ``n_max + 1``: it fails at n_max. The paper says
+    {1, 5, 20} (R = 1; our grid). ``n_max + 1``: it fails at n_max. The paper says
     the claim holds "as long as n > 2", i.e. this is at most 3. ``goodput`` is
     :func:`models.severe_beta_goodput` (a test passes a model for which it fails)."""
     bns = np.round(np.arange(0.51, 0.995, 0.01), 2)

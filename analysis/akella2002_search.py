@@ -6,8 +6,8 @@ flow F_n at (alpha_n, beta_n); R runs (seeds) per point. Every experiment of one
 shares all other parameters and the seeds (checked by :func:`study`), so a point's runs are
 made once and reused by every search and figure that needs them.
 
-Best-response search (catalog 2.5; rules/akella2002.smk unrolls it, one checkpoint job per
-iteration): iteration j sweeps F_n's parameter over the candidates around the current common
+Best-response search (docs/akella2002.md A6, A7; rules/akella2002.smk unrolls it, one checkpoint
+job per iteration): iteration j sweeps F_n's parameter over the candidates around the current common
 value x_j, picks with rule R1 on 85 % confidence intervals of F_n's mean goodput
 (:func:`pick_r1`) and stops when the pick equals x_j. The joint search alternates alpha and
 beta sweeps and stops when two consecutive sweeps leave the point unchanged.
@@ -129,7 +129,7 @@ def symmetric_point(tcp: str, queue: str, alpha: float, beta: float) -> Point:
 
 @dataclass(frozen=True)
 class SearchSpec:
-    """One best-response search at one fidelity (catalog 2.5)."""
+    """One best-response search at one fidelity (docs/akella2002.md A6, A7)."""
 
     name: str
     mode: str
@@ -152,7 +152,7 @@ class SearchSpec:
     @property
     def max_sweeps(self) -> int:
         """The iteration cap in sweeps: an iteration of the joint search is an alpha sweep and
-        a beta sweep (catalog 2.5: cap 10 outer iterations), of the others one sweep."""
+        a beta sweep (docs/akella2002.md A6: cap 10 outer iterations), of the others one sweep."""
         return self.max_iterations * (2 if self.mode == "joint" else 1)
 
     def coordinate(self, iteration: int) -> str:
@@ -611,8 +611,8 @@ class Candidate:
 
 
 def pick_r1(candidates: Sequence[Candidate], current: float) -> float:
-    """Rule R1 (catalog 2.5): x* = the candidate with the highest mean goodput (ties: the one
-    closest to the current value, then the smaller); keep the current value unless x*'s CI
+    """Rule R1 (docs/akella2002.md A6): x* = the candidate with the highest mean goodput (ties:
+    the one closest to the current value, then the smaller); keep the current value unless x*'s CI
     lies entirely above the current value's (the paper's 85 % non-overlap relation)."""
     if not candidates:
         raise ValueError("pick_r1: no candidates")

@@ -109,7 +109,7 @@ FIGURES = ("fig02", *ANALYSIS, *RATIO_FIGURES, "ext01")
 def throughput(run_dirs: Sequence[Path], figure: str) -> pd.DataFrame:
     """Figures 3-8: per-period throughput (% of M) of connections 0 and 1, and per n the
     analytical line p(n) x measured mean total (conn 0 + conn 1), conn 1 = (1 - p) x total
-    (the paper's scaling, stated for Fig 6; catalog F9)."""
+    (the paper's scaling, stated for Fig 6; docs/floyd1991.md A9)."""
     t = period_throughput(run_dirs)
     t = t[t["conn"].isin([0, 1])].copy()
     total = t.groupby(["n", "seed", "period"])["pct"].sum().groupby("n").mean()

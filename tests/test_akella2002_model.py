@@ -1,7 +1,7 @@
 """Unit tests for analysis.models.akella2002 (Akella et al. 2002, the TCP Game analysis).
 
 Every expected value is derived by hand from the paper's formulas (see the comments); no number is
-copied from the experiment catalog's reference YAML.
+copied from config/originals/akella2002.yaml.
 """
 
 from __future__ import annotations

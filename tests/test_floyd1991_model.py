@@ -1,7 +1,7 @@
 """Unit tests for analysis.models.floyd1991 (Floyd 1991, heuristic analysis of Sec 5-6, App. A).
 
 Every expected value is derived by hand from the paper's formulas (see the comments); no number is
-copied from the experiment catalog's table.
+copied from config/originals/floyd1991.yaml.
 """
 
 from __future__ import annotations

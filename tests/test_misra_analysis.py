@@ -42,7 +42,7 @@ def test_setup_units(base: dict) -> None:
     assert [f.rtt for f in s.flows] == [0.02, 0.02]
     assert (s.ored.min_th, s.ored.max_th) == (20 * 512, 100 * 512)  # bytes
     assert (s.tcp.alpha, s.tcp.beta, s.tcp.c1, s.tcp.c2) == (-1, 1, 1, 0.5)
-    # Sec IV: 3 Mb/s = 732.42 segments/s of 512 B; C RTT = 10.0 segments (catalog M8)
+    # Sec IV: 3 Mb/s = 732.42 segments/s of 512 B; C RTT = 10.0 segments (docs/misra.md M8)
     sec4 = dict(
         base,
         flows=1,

@@ -2,7 +2,8 @@
 and window distribution of Sec IV).
 
 Every expected value is derived by hand from the paper's equations (see the docstrings and
-comments); no number is copied from the experiment catalog's derived tables.
+comments); no number is copied from the derived rows of config/originals/misra.yaml. M1, M2, ...
+are the corrections and assumptions listed in docs/misra.md.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def _flows(profiles_mbps, rtts, mss=512.0):
     [
         (lambda: mi.GeneralizedTCP(-1, 1, 1, 1.0), r"^c2 must be < 1 when beta = 1"),
         (lambda: mi.GeneralizedTCP(-1, 1, 1, 1.5), r"^c2 must be < 1 when beta = 1"),
-        (lambda: mi.GeneralizedTCP(0, -1, 0.2, 0.1), r"^alpha must be < beta .*catalog M1"),
+        (lambda: mi.GeneralizedTCP(0, -1, 0.2, 0.1), r"^alpha must be < beta .*docs/misra\.md M1"),
         (lambda: mi.GeneralizedTCP(1, 1, 1, 0.5), r"^alpha must be < beta"),
         (lambda: mi.GeneralizedTCP(-1, 1, 0, 0.5), r"^c1 \(increase coefficient\) must be > 0"),
         (lambda: mi.GeneralizedTCP(-1, 1, 1, -0.5), r"^c2 \(decrease coefficient\) must be > 0"),
@@ -466,8 +467,8 @@ def test_constant_marking_cv_law(alpha: float, c2: float, expected: float | None
     """Constant marking p (a step marking at a W* far below the window): with Y = W^(1-alpha) and
     r = (1 - c2)^(1-alpha), c1 (1 - alpha) j E[Y^(j-1)] = p (1 - r^j) E[Y^j] gives
     E[Y] = c1 (1-alpha)/(p (1-r)) and CV(Y)^2 = 2/(1 + r) - 1 = (1 - r)/(1 + r), independent of c1
-    and p ([10]'s result cited in Sec IV.C). It grows with c2: a smaller c2 lowers the CV. (The
-    catalog quotes the citation as "CoV proportional to sqrt(1/(1 - c2))"; the exact law is this
+    and p ([10]'s result cited in Sec IV.C). It grows with c2: a smaller c2 lowers the CV. (Sec
+    IV.C quotes [10] as "CoV proportional to sqrt(1/(1 - c2))"; the exact law is this
     one: AIMD c2 = 0.5 -> 0.2 divides the CV by sqrt(3) = 1.73, not by sqrt(0.8/0.5) = 1.26.)"""
     e = 1 - alpha
     r = (1 - c2) ** e

@@ -335,7 +335,7 @@ def test_vegas_packets_per_flow_echoes_the_runs() -> None:
     assert tang.vegas_packets_per_flow(pk) == pytest.approx(50.0)
 
 
-def test_theory_numbers_match_the_catalog() -> None:
+def test_theory_numbers_match_the_derived_rows() -> None:
     n = tang.theory_numbers()
     assert n["derived.exp3.readingi.a.reno_mbps"] == pytest.approx(90.49, abs=0.01)
     assert n["derived.exp3.readingi.b.reno_mbps.k2_10"] == pytest.approx(29.75, abs=0.01)

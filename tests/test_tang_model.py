@@ -1,7 +1,7 @@
 """Unit tests for analysis.models.tang (Tang, Wang, Hegde, Low 2005: Reno and Vegas/FAST).
 
 Every expected value is derived by hand from the paper's equations (see the docstrings and
-comments); no number is copied from the experiment catalog or config/originals/tang.yaml.
+comments); no number is copied from config/originals/tang.yaml.
 Networks whose equilibria are not closed-form are *reverse-constructed*: the prices are chosen
 first and the capacities and price-map slopes derived from them, so the equilibrium is known.
 """

@@ -21,8 +21,8 @@ trip time in seconds, so goodputs are in packets/s; loss rates p are per-packet 
 Strategy sets (Sec 3.1): alpha >= 0 (the paper requires alpha >= 1 but its sweeps start at 0),
 0 < beta < 1, n >= 2 flows.
 
-Corrections applied to the printed paper (each also noted where it is used; numbering of the
-experiment catalog's Sec 3.7 list in brackets):
+Corrections applied to the printed paper (each also noted where it is used; [k] is item Ek of
+"Typos and corrections in the paper" in docs/akella2002.md):
 
 * [1] Eq (13): the middle term is C(1+beta_n)/(nR(1+beta)), without the printed factor 2
   (with it the second ">" would be false).
@@ -44,7 +44,7 @@ experiment catalog's Sec 3.7 list in brackets):
   d/dalpha, d/dbeta); loss functions are called as ``loss(common, deviant)`` for both games (the
   paper writes p'_a = p_{alpha,alpha'} but p'_b = p_{beta',beta}).
 
-Finding beyond the catalog: footnote 6's lemma ("f/g increasing => f/(g + c) increasing") is false
+Finding beyond the typos: footnote 6's lemma ("f/g increasing => f/(g + c) increasing") is false
 in general, and the Severe drop-tail goodput G_n(alpha_n) of Sec 4.2.2 is *not* increasing in
 alpha_n: it decreases for large alpha_n (towards 3C/(R(2 tau_S + 3))). The paper's conclusion
 nevertheless holds: dG_n/dalpha_n > 0 at every symmetric profile (:func:`droptail_elasticity`), so

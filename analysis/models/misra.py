@@ -21,7 +21,7 @@ seconds, windows W_i in segments. Sec IV works in segments: C and R in segments/
 windows in segments. The figure helpers take rates in Mbps (10^6 bit/s) and thresholds in packets
 and convert (:func:`mbps_to_bytes_per_s`).
 
-Corrections to the printed paper (catalog ``misra-generalized-tcp.md`` Sec 4 numbering; each is
+Corrections to the printed paper (labels of docs/misra.md, which also lists our assumptions; each is
 also stated where it is used):
 
 * M1 -- parameter set 2 is printed with beta = -1; AIMD is (alpha = 0, beta = 1), the analysis
@@ -141,7 +141,7 @@ class GeneralizedTCP:
             raise ValueError(
                 "alpha must be < beta (Sec II: the decrease must outgrow the increase as W grows); "
                 f"got alpha={self.alpha:g}, beta={self.beta:g} (parameter set 2 is printed with "
-                "beta = -1; AIMD is beta = 1, catalog M1)"
+                "beta = -1; AIMD is beta = 1, docs/misra.md M1)"
             )
         if self.beta == 1.0 and self.c2 >= 1.0:
             raise ValueError(
@@ -175,7 +175,8 @@ class ORED:
         if self.max_th <= self.min_th:
             raise ValueError(
                 f"max_th must be > min_th, got min_th={self.min_th:g}, max_th={self.max_th:g} "
-                "(Sec III.C prints the two in reverse order: min_th = 20, max_th = 100, catalog M2)"
+                "(Sec III.C prints the two in reverse order: min_th = 20, max_th = 100, "
+                "docs/misra.md M2)"
             )
         if not 0.0 < self.p_max <= 1.0:
             raise ValueError(f"p_max must lie in (0, 1], got {self.p_max!r}")
@@ -456,7 +457,8 @@ class Experiment:
 
 
 #: Experiment A (Sec III.C): profiles 1.5 and 3 Mbps (STATED), equal RTTs of 20 ms (ASSUMED, the
-#: paper does not state them; catalog M9), 512-byte segments, min_th 20 / max_th 100 packets (M2).
+#: paper does not state them; docs/misra.md M9), 512-byte segments, min_th 20 / max_th 100
+#: packets (M2).
 EXP_A = Experiment("A", (1.5, 3.0), (0.020, 0.020), 512.0, 20.0, 100.0)
 #: Experiment B (Sec III.C): equal profiles 1.5 Mbps, RTTs 20 and 100 ms (all STATED).
 EXP_B = Experiment("B", (1.5, 1.5), (0.020, 0.100), 512.0, 20.0, 100.0)
@@ -764,11 +766,11 @@ def window_distribution(
     Volterra iteration that converges factorially, and on the grid below exactly after at most
     (number of jumps spanned by the grid) sweeps. ``normalisation="origin"`` keeps H(0) = 1 as in
     the paper: H_{k+1} = Hhat/Hhat(0) with Hhat(x) = H_k(inf) - int_x^inf K H_k(u/(1-c2)) du, which
-    is the same sequence up to scale and gives the same result. (The catalog's reconstruction
-    writes Hhat = 1 - int_x^inf ..., i.e. H(inf) = 1 and H(0) = 1 at once; its fixed point solves
+    is the same sequence up to scale and gives the same result. (A tempting variant writes
+    Hhat = 1 - int_x^inf ..., i.e. H(inf) = 1 and H(0) = 1 at once; its fixed point solves
     Hhat(0) H' = K H(x/(1-c2)) instead of the CDF equation. It is off by ~3e-7 in the mean at
     alpha = -1, where H(inf) = 1.0013, and does not converge at alpha = 0, where H(inf) = 1.65:
-    the "divergence" the catalog reports.)
+    so that variant seems to "diverge" there.)
 
     Grid: u = ln w with step du' = ln(1/(1-c2))/m <= ``du`` so that x/(1-c2) is exactly m grid
     points above x (no interpolation); integrals by the trapezoid rule in u. It runs from
@@ -991,10 +993,10 @@ def simulate_window_chain(
     """Monte Carlo of the Markov chain (17), ``chains`` independent copies run in parallel.
 
     Per step (one packet): with probability p(W_n) (eq 16; 0 for W_n <= W*) W_{n+1} = W_n - c2
-    W_n^beta, otherwise W_{n+1} = W_n + c1 W_n^alpha; then W_{n+1} = max(W_{n+1}, ``floor``) (the
-    catalog's ns-2 floor of one segment; it never binds when (1 - c2) W* > floor). The chains start
-    at ``w0`` (default W*) and the first ``burn_in`` steps are discarded. ``rng`` (a seeded
-    numpy Generator) makes runs reproducible.
+    W_n^beta, otherwise W_{n+1} = W_n + c1 W_n^alpha; then W_{n+1} = max(W_{n+1}, ``floor``) (a
+    floor of one segment, as in our ns-2 agent of patch 0021; it never binds when
+    (1 - c2) W* > floor). The chains start at ``w0`` (default W*) and the first ``burn_in``
+    steps are discarded. ``rng`` (a seeded numpy Generator) makes runs reproducible.
     """
     if isinstance(steps, bool) or not isinstance(steps, int) or steps <= 0:
         raise ValueError(f"steps must be a positive integer, got {steps!r}")

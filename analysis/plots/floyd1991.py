@@ -265,7 +265,7 @@ def fig14(pub: dict[str, Published], ax: plt.Axes) -> None:
             ls="none",
             marker="x",
             color="crimson",
-            label="catalog values",
+            label="derived values",
         )
     ax.set_xlabel("$r_0 / r_1$")
     ax.set_ylabel("throughput (% of M)")
@@ -284,7 +284,7 @@ def analytical(figure: str, tidy: pd.DataFrame, pub: dict[str, Published], ax: p
         ls="none",
         marker="x",
         color="crimson",
-        label="catalog values",
+        label="derived values",
     )
     ax.set_ylim(0, 100)
     ax.legend(fontsize=7)

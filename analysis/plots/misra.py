@@ -1,9 +1,9 @@
 """Figures of Misra, Baras, Ott (Figures 1-7 and the N-flow extension ext01).
 
 Simulation: markers (one per seed, mean joined by a dashed line where useful); theory: solid
-lines (fixed point of Sec III, window distribution of Sec IV). Where the catalog gives derived
-model values (config/originals/misra.yaml, ``derived.*``) they are drawn as crosses on the
-theory. Usage (called by rules/misra.smk)::
+lines (fixed point of Sec III, window distribution of Sec IV). Where the reference table has
+derived model values (config/originals/misra.yaml, ``derived.*``; docs/misra.md) they are drawn
+as crosses on the theory. Usage (called by rules/misra.smk)::
 
     python -m analysis.plots.misra FIG --tidy T.csv --originals config/originals/misra.yaml \
         --pdf figures/misra/FIG.pdf --tex paper/generated/misra/FIG.tex
@@ -120,7 +120,7 @@ def windows_throughputs(
         ]
         if pts:
             xs, ys = zip(*pts, strict=True)
-            axes[1].plot(xs, ys, ls="none", marker="x", color="crimson", label="catalog theory")
+            axes[1].plot(xs, ys, ls="none", marker="x", color="crimson", label="derived theory")
     axes[0].plot([], [], color="grey", lw=1.4, label="fixed point (Sec III)")
     axes[0].legend(fontsize=6.5)
     axes[1].legend(fontsize=6.5)
@@ -173,7 +173,7 @@ def ratio_panels(
             ax.axhline(1.0, color="grey", lw=0.8, ls=":")
         groups = {"set1": (1,), "set3": (3,), "sets24": (2, 4)}
         prefix = "derived.fig5.theory_ratio"
-    label = "catalog theory"
+    label = "derived theory"
     for name in groups:
         pts = [
             (c, float(pub[k].published))
@@ -236,7 +236,7 @@ def window_stats_panel(
     ]
     if pts:
         xs, ys = zip(*pts, strict=True)
-        ax.plot(xs, ys, ls="none", marker="x", ms=4, color="crimson", label="catalog theory")
+        ax.plot(xs, ys, ls="none", marker="x", ms=4, color="crimson", label="derived theory")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(STAT_LABELS[stat])
 

@@ -46,7 +46,7 @@ CAPTIONS = {
     "(EWMA, 1-s time constant).",
     "ext3": "Extension: Experiment 5 with K2 = 2000 (Figure 11's network nearer the tipping "
     "point): queues at links 1 and 2 (EWMA, 1-s time constant).",
-    "fig13": "Figure 13: Experiment 6 (Figure 12 network as assumed, catalog T11): aggregate "
+    "fig13": "Figure 13: Experiment 6 (Figure 12 network as assumed, docs/tang.md T11): aggregate "
     "rate of the three Vegas groups vs alpha2 (alpha1 = 1.5 alpha2); marks: ns-2, solid: "
     "Prop. 2 from the measured prices (n alpha_i over the sum of the mean queueing delays on "
     "the path), dashed: the full model.",

@@ -5,7 +5,7 @@
 #            -- Figure 1: Experiments 1, 3, 4, 5 and the Table 2/3 controls
 #   linear : g1 {1}, g2 {2}, g3 {3} (short), g4 {1,2,3} (long) -- Figure 5, Experiment 2
 #   fig12  : g1 {1,2}, g2 {2,3}, g3 {2} (short), g4 {1,2,3} (long) -- Figure 12 as the
-#            catalog assumes it (T11), Experiment 6
+#            assumption of docs/tang.md T11, Experiment 6
 # Short groups run short_tcp (n_short flows each), the long group long_tcp (n_long flows).
 # Delay-based alpha: groups g1, g2 alpha * alpha_ratio, the third short group alpha, the
 # long group alpha_long; in packets, or (alpha_unit per_second, Sec 6.1's reading I) in 1/s

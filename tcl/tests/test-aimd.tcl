@@ -1,7 +1,7 @@
 # Agent/TCP always_decrease_num_ (patch 0022): AIMD(a, b) for the TCP game of Akella
 # et al. Stock ns-2.35 (TcpAgent::slowdown) uses 1/2 instead of decrease_num_ on a
-# connection's first decrease, in slow start and (ssthresh) after a timeout (catalog
-# 2.3 item 2); with always_decrease_num_ true every decrease uses decrease_num_. The
+# connection's first decrease, in slow start and (ssthresh) after a timeout
+# (docs/akella2002.md A4); with always_decrease_num_ true every decrease uses decrease_num_. The
 # default (false) keeps the stock behaviour.
 source [file join [file dirname [info script]] testlib.tcl]
 

@@ -1,5 +1,5 @@
 # CHOKe (Queue/RED/CHOKe, patch 0010; ccr::gateway_setup ... choke). Pan, Prabhakar,
-# Psounis 2000 as specified in the Akella catalog Sec 5: once RED's average reaches
+# Psounis 2000 (Akella et al. Sec 5.1; docs/akella2002.md A10): once RED's average reaches
 # min_th, each arrival P is compared with k packets drawn at random from the queue; a
 # match drops P and the matching candidates, a mismatch leaves them and RED decides on P.
 #

@@ -1,5 +1,5 @@
 # Agent/TCP/Generalized (patch 0021): the generalized window rule of Misra, Baras and
-# Ott (eqs 1-2; catalog 2.1): per new ACK W += c1 W^alpha, per ECN-marked ACK
+# Ott (eqs 1-2, Sec II): per new ACK W += c1 W^alpha, per ECN-marked ACK
 # W -= c2 W^beta (every marked ACK, not once per window), W >= 1.
 source [file join [file dirname [info script]] testlib.tcl]
 
@@ -59,7 +59,7 @@ if {[lindex $argv 0] eq "flow"} {
 
 # Marks: the first ends slow start; then isolated and back-to-back marks.
 set marks {40 41 90 140 141 142 143 260 400 401 560 700 900 1100 1101 1300}
-# Misra et al. Sec. III.C sets 1-4 (set 2 with beta = 1, catalog M1), set 2 as printed
+# Misra et al. Sec. III.C sets 1-4 (set 2 with beta = 1, docs/misra.md M1), set 2 as printed
 # (beta = -1), and a run of 12 marks that drives W to the floor of 1.
 set cases [list \
     set1 {-1 1 1 0.5} $marks \

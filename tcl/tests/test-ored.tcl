@@ -1,7 +1,7 @@
 # ORED and the profile tagger (patch 0020): Queue/RED/ORED marks only out-of-profile
-# packets, with RED's linear curve (Misra, Baras, Ott Sec. II; catalog 2.2), and
+# packets, with RED's linear curve (Misra, Baras, Ott Sec. II-III; docs/misra.md M11), and
 # QueueMonitor/ED/ProfileTagger tags each flow's packets in/out with a token bucket
-# counted in packets (catalog 2.3).
+# counted in packets (Sec III.C; docs/misra.md M13).
 source [file join [file dirname [info script]] testlib.tcl]
 
 # A UDP constant-rate source (not ECN-capable).

@@ -1,5 +1,5 @@
 # Random Drop (ccr::gateway_setup ... randomdrop: stock Queue/RED with drop_rand_ and
-# thresholds above the buffer). Floyd 1991 Sec 3 / catalog 2.5: on overflow the arrival is
+# thresholds above the buffer). Floyd 1991 Sec 3 (docs/floyd1991.md A5): on overflow the arrival is
 # enqueued and one packet chosen uniformly among all queued ones is dropped.
 source [file join [file dirname [info script]] testlib.tcl]
 

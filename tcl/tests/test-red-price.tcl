@@ -1,7 +1,7 @@
 # RED price-curve knobs (patch 0013): Queue/RED bernoulli_ (each arrival marked
 # independently with RED's p_b, no count spacing) and flat_above_max_ (p_b = max_p, not
 # 1, at ave >= maxthresh_). With gentle_ false and both on, the marking probability is
-# the price curve of Tang, Wang, Hegde, Low eq. (16)-(17) (catalog tang2005 Sec. 2.1-2.2):
+# the price curve of Tang, Wang, Hegde, Low eq. (16)-(17) (docs/tang.md T5):
 #   p(b) = 0 (b <= b_min), (1/K)(b - b_min)/(b_max - b_min) (between), 1/K (b >= b_max)
 # with b_min = thresh_, b_max = maxthresh_, K = linterm_. Both off: stock RED.
 source [file join [file dirname [info script]] testlib.tcl]
