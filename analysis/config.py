@@ -1,7 +1,7 @@
 """The configuration: structure check, parameter resolution, the run list.
 
 The structure is checked against ``config/schema/config.schema.yaml``; each run's
-parameters are then checked against the parameter declarations (``ccr::param NAME TYPE
+parameters are then checked against the parameter declarations (``experiment::param NAME TYPE
 HELP``) of the Tcl script that will run them, so an unknown key, a wrong type or an
 impossible value stops the workflow before any simulation, with one message naming the
 key and what is allowed.
@@ -80,7 +80,7 @@ def tcl_script(paper: str, family: str) -> Path:
     return ROOT / "tcl" / paper / f"{family}.tcl"
 
 
-_PARAM_RE = re.compile(r"^\s*ccr::param\s+(\S+)\s+(\{[^}]*\}|\S+)\s+(.*)$")
+_PARAM_RE = re.compile(r"^\s*experiment::param\s+(\S+)\s+(\{[^}]*\}|\S+)\s+(.*)$")
 
 
 @cache
@@ -119,7 +119,7 @@ def _type_ok(t: tuple[str, ...], v: object) -> tuple[bool, str]:
     return checks[kind]
 
 
-# Limits between parameters: the experiment scripts' own ccr::require checks (which stay,
+# Limits between parameters: the experiment scripts' own experiment::require checks (which stay,
 # for runs started by hand), here so that an impossible combination stops the workflow
 # before any run. (paper, family) -> [(name, condition, message with {key} fields)].
 Limit = tuple[str, Callable[[dict], bool], str]

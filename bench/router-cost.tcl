@@ -3,7 +3,7 @@
 #
 #   ns bench/router-cost.tcl CLASS FLOWS PACKETS SEED
 #
-# CLASS is a ccr::gateway_setup name (droptail, choke, chokeplus, protocol1, protocol2).
+# CLASS is a experiment::gateway_setup name (droptail, choke, chokeplus, protocol1, protocol2).
 # FLOWS UDP/CBR sources on node a, each sending exactly PACKETS/FLOWS packets of 1000 B
 # (maxpkts_) with random_ jitter, together at 1.2x the 10 Mb/s bottleneck a -> b, whose
 # queue (buffer 500 packets) is the one measured. Prints one line:
@@ -11,24 +11,24 @@
 # cpu_s is the process CPU time (user + system, /proc/self/stat) spent inside "$ns run";
 # setup (creating the agents) is excluded.
 set t_start [clock microseconds]
-source [file join [file dirname [info script]] .. tcl lib ccr.tcl]
+source [file join [file dirname [info script]] .. tcl lib experiment.tcl]
 
 lassign $argv cls nflows npkts seed
-set ns [ccr::sim_new $seed]
+set ns [experiment::sim_new $seed]
 set a [$ns node]; set b [$ns node]
 set bw 10e6
 set limit 500
-ccr::simplex $a $b $bw 1ms [ccr::gateway_class $cls] $limit
-ccr::simplex $b $a $bw 1ms DropTail $limit
+experiment::simplex $a $b $bw 1ms [experiment::gateway_class $cls] $limit
+experiment::simplex $b $a $bw 1ms DropTail $limit
 set red {thresh 100 maxthresh 300 q_weight 0.002 linterm 10 wait true gentle true mean_pktsize 1000}
 switch -- $cls {
     droptail  { set knobs {} }
     choke     { set knobs [concat $red {k 1}] }
     chokeplus { set knobs [concat $red {k 5 gamma1 0.95 gamma2 0.8}] }
     protocol1 - protocol2 { set knobs {H 100 L 50} }
-    default   { ccr::_fail "unknown class $cls" }
+    default   { experiment::_fail "unknown class $cls" }
 }
-ccr::gateway_setup [ccr::queue $a $b] $cls $knobs
+experiment::gateway_setup [experiment::queue $a $b] $cls $knobs
 # a QueueMonitor (not per flow) to report what the queue did; the same for every class
 set qm [$ns monitor-queue $a $b ""]
 
@@ -49,7 +49,7 @@ for {set i 0} {$i < $nflows} {incr i} {
     $cbr set rate_ $rate
     $cbr set random_ 1
     $cbr set maxpkts_ $per
-    $ns at [ccr::uniform 0 $interval] "$cbr start"
+    $ns at [experiment::uniform 0 $interval] "$cbr start"
 }
 # the jitter of random_ 1 can stretch a flow's schedule; leave room for every packet
 set t_end [expr {(1.5 * $per + 2) * $interval + 1.0}]

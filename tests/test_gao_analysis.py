@@ -21,7 +21,7 @@ def _base(cfg: dict, experiment: str) -> dict:
 
 
 def _run(ns: Path, family: str, out: Path, params: dict) -> Path:
-    nsrun.run(ns, ccr.tcl_script("gao", family), out, params)
+    nsrun.run(ns, experiment.tcl_script("gao", family), out, params)
     return out
 
 
@@ -310,7 +310,7 @@ def test_bad_parameters_stop_the_run(
 ) -> None:
     params = {**_base(cfg, experiment), **change}
     with pytest.raises(nsrun.NsRunError, match="failed") as e:
-        nsrun.run(ns_binary, ccr.tcl_script("gao", family), tmp_path / "run", params)
+        nsrun.run(ns_binary, experiment.tcl_script("gao", family), tmp_path / "run", params)
     assert message in str(e.value)
 
 
@@ -347,17 +347,17 @@ def test_drr_reference_is_fair(cfg: dict, ns_binary: Path, tmp_path: Path) -> No
 
 
 def test_drr_bucket_check(root: Path, ns_binary: Path, tmp_path: Path) -> None:
-    """ccr::drr_distinct uses queue/drr.cc's hash: nodes 15 and 16 share a bucket (h = 15 for
+    """experiment::drr_distinct uses queue/drr.cc's hash: nodes 15 and 16 share a bucket (h = 15 for
     both), nodes 14 and 16 do not; node 0 hashes to 0."""
-    lib = (root / "tcl" / "lib" / "ccr.tcl").as_posix()
+    lib = (root / "tcl" / "lib" / "experiment.tcl").as_posix()
     script = tmp_path / "drr.tcl"
     script.write_text(
         f"source {{{lib}}}\n"
-        "set ns [ccr::sim_new 1]\n"
+        "set ns [experiment::sim_new 1]\n"
         "for {set i 0} {$i < 17} {incr i} { set n($i) [$ns node] }\n"
-        "ccr::drr_distinct 1024 [list $n(0) $n(14) $n(16)]\n"
+        "experiment::drr_distinct 1024 [list $n(0) $n(14) $n(16)]\n"
         "puts distinct\n"
-        "ccr::drr_distinct 1024 [list $n(15) $n(16)]\n"
+        "experiment::drr_distinct 1024 [list $n(15) $n(16)]\n"
         "puts reached\n"
     )
     p = subprocess.run([str(ns_binary), str(script)], capture_output=True, text=True, timeout=60)

@@ -113,7 +113,7 @@ def test_tcl_refuses_bad_input_before_simulating(
 ) -> None:
     with pytest.raises(nsrun.NsRunError) as e:
         nsrun.run(
-            ns_binary, ccr.tcl_script("misra", "dumbbell"), tmp_path / "r", {**base, **change}
+            ns_binary, experiment.tcl_script("misra", "dumbbell"), tmp_path / "r", {**base, **change}
         )
     assert message in str(e.value)
     assert not (tmp_path / "r" / "summary.json").exists()
@@ -274,11 +274,11 @@ def runs(
     out = {}
     short = {"duration": 40, "warmup": 10}
     a = root / "expa_s1" / "smoke" / "capacity8000000_s1"
-    nsrun.run(ns_binary, ccr.tcl_script("misra", "dumbbell"), a, {**base, **short, "capacity": 8e6})
+    nsrun.run(ns_binary, experiment.tcl_script("misra", "dumbbell"), a, {**base, **short, "capacity": 8e6})
     out["a"] = a
     sec4 = dict(ccr.runs(cfg, "misra", "sec4_alpha", "smoke")[0].params)
     s = root / "sec4_alpha" / "smoke" / "alpha-1_s1"
-    nsrun.run(ns_binary, ccr.tcl_script("misra", "dumbbell"), s, {**sec4, **short})
+    nsrun.run(ns_binary, experiment.tcl_script("misra", "dumbbell"), s, {**sec4, **short})
     out["sec4"] = s
     return out
 
@@ -329,7 +329,7 @@ def test_same_seed_same_bytes(
     again = tmp_path / "again"
     nsrun.run(
         ns_binary,
-        ccr.tcl_script("misra", "dumbbell"),
+        experiment.tcl_script("misra", "dumbbell"),
         again,
         {**base, "duration": 40, "warmup": 10, "capacity": 8e6},
     )

@@ -20,7 +20,7 @@ def runs(cfg: dict, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory) -
             continue
         d = tmp_path_factory.mktemp("tang") / r.run_id
         p = {**r.params, "duration": 20, "offset": 5, "measure_from": 10}
-        nsrun.run(ns_binary, ccr.tcl_script("tang", "chain"), d, p)
+        nsrun.run(ns_binary, experiment.tcl_script("tang", "chain"), d, p)
         out.append(d)
     return out
 
@@ -79,7 +79,7 @@ def test_bad_red_thresholds_stop_the_run(cfg: dict, ns_binary: Path, tmp_path: P
     p = dict(ccr.runs(cfg, "tang", "fig09", "smoke")[0].params)
     p.update(bmin2=1500, bmax2=100)
     with pytest.raises(nsrun.NsRunError, match="b_min"):
-        nsrun.run(ns_binary, ccr.tcl_script("tang", "chain"), tmp_path / "bad", p)
+        nsrun.run(ns_binary, experiment.tcl_script("tang", "chain"), tmp_path / "bad", p)
 
 
 def _table(

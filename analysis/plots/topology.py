@@ -1,6 +1,6 @@
 """Network diagrams (the papers' topology figures) drawn from what a run simulated.
 
-Every run writes its network (tcl/lib/topology.tcl, ``ccr::topology_tables``):
+Every run writes its network (tcl/lib/topology.tcl, ``experiment::topology_tables``):
 ``topology_links`` (from to bw delay queue limit, one row per simplex link) and
 ``topology_agents`` (node class fid dst). The diagram is drawn from those tables, so it shows
 the network that was simulated, with its configured rates, delays, queues and buffers.

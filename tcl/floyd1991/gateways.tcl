@@ -7,72 +7,72 @@
 #   goodput.tsv   period t conn delivered      in-order packets delivered to the sink
 #   gateways.tsv  period t gw conn arrivals departures drops   at gateway ia (drops incl. early)
 #   cwnd.tsv      t conn cwnd                  every cwnd_interval s (if > 0)
-source [file join [file dirname [info script]] .. lib ccr.tcl]
+source [file join [file dirname [info script]] .. lib experiment.tcl]
 
-ccr::param n             posint "number of congested gateways"
-ccr::param active        {enum all conn0} "which connections run: all, or connection 0 alone (Fig 2)"
-ccr::param gateway       {enum droptail red randomdrop choke} "discipline of the congested gateways (choke: the extension)"
-ccr::param tcp           {enum tahoe reno newreno sack} "TCP sender/sink variant (sack = Sack1 + SACK sink)"
-ccr::param increase      {enum one constant} "window increase: Increase-by-One, or Constant-Rate (windowOption_ 2)"
-ccr::param window_const  posnum "Constant-Rate a (packets/s per s), windowConstant_"
-ccr::param window_extra  int    "maximum window = round(bandwidth-delay product) + window_extra packets"
-ccr::param ssthresh_half bool   "initial ssthresh = half the maximum window (else ns-2's default)"
-ccr::param gw_bw         posnum "inter-gateway link rate (bit/s)"
-ccr::param gw_delay      nonneg "inter-gateway link one-way delay (s)"
-ccr::param access_bw     posnum "access link rate (bit/s)"
-ccr::param access_delay  nonneg "access link one-way delay (s)"
-ccr::param gw_buffer     posint "buffer of the congested gateways (packets)"
-ccr::param other_buffer  posint "buffer of every other queue (packets)"
-ccr::param pkt_size      posint "data packet size (bytes)"
-ccr::param ack_size      posint "ACK size (bytes)"
-ccr::param red_thresh    posnum "RED min threshold (packets)"
-ccr::param red_maxthresh posnum "RED max threshold (packets)"
-ccr::param red_q_weight  posnum "RED EWMA weight"
-ccr::param red_linterm   posnum "RED 1/max_p"
-ccr::param red_wait      bool   "RED wait_ between drops"
-ccr::param red_gentle    bool   "RED gentle_"
-ccr::param red_drop_rand bool   "RED drops a random queued packet on overflow"
-ccr::param choke_k       posint "CHOKe: queued candidates compared with each arrival"
-ccr::param overhead      nonneg {random send delay U[0, overhead] per packet at the sources (s)}
-ccr::param duration      posnum "simulated time (s)"
-ccr::param period        posnum "length of one measurement period (s)"
-ccr::param start_max     nonneg {connections start at U[0, start_max] s}
-ccr::param tcp_tick      posnum "TCP clock granularity (s)"
-ccr::param min_rto       posnum "minimum retransmission timeout (s)"
-ccr::param window_init   posint "initial window (packets)"
-ccr::param cwnd_interval nonneg "cwnd sampling interval (s); 0 = no cwnd table"
-ccr::parse_args $argv
-ccr::require {[ccr::p red_thresh] < [ccr::p red_maxthresh]} \
-    "red_thresh ([ccr::p red_thresh]) must be below red_maxthresh ([ccr::p red_maxthresh])"
-ccr::require {[ccr::p period] <= [ccr::p duration]} "period must not exceed duration"
+experiment::param n             posint "number of congested gateways"
+experiment::param active        {enum all conn0} "which connections run: all, or connection 0 alone (Fig 2)"
+experiment::param gateway       {enum droptail red randomdrop choke} "discipline of the congested gateways (choke: the extension)"
+experiment::param tcp           {enum tahoe reno newreno sack} "TCP sender/sink variant (sack = Sack1 + SACK sink)"
+experiment::param increase      {enum one constant} "window increase: Increase-by-One, or Constant-Rate (windowOption_ 2)"
+experiment::param window_const  posnum "Constant-Rate a (packets/s per s), windowConstant_"
+experiment::param window_extra  int    "maximum window = round(bandwidth-delay product) + window_extra packets"
+experiment::param ssthresh_half bool   "initial ssthresh = half the maximum window (else ns-2's default)"
+experiment::param gw_bw         posnum "inter-gateway link rate (bit/s)"
+experiment::param gw_delay      nonneg "inter-gateway link one-way delay (s)"
+experiment::param access_bw     posnum "access link rate (bit/s)"
+experiment::param access_delay  nonneg "access link one-way delay (s)"
+experiment::param gw_buffer     posint "buffer of the congested gateways (packets)"
+experiment::param other_buffer  posint "buffer of every other queue (packets)"
+experiment::param pkt_size      posint "data packet size (bytes)"
+experiment::param ack_size      posint "ACK size (bytes)"
+experiment::param red_thresh    posnum "RED min threshold (packets)"
+experiment::param red_maxthresh posnum "RED max threshold (packets)"
+experiment::param red_q_weight  posnum "RED EWMA weight"
+experiment::param red_linterm   posnum "RED 1/max_p"
+experiment::param red_wait      bool   "RED wait_ between drops"
+experiment::param red_gentle    bool   "RED gentle_"
+experiment::param red_drop_rand bool   "RED drops a random queued packet on overflow"
+experiment::param choke_k       posint "CHOKe: queued candidates compared with each arrival"
+experiment::param overhead      nonneg {random send delay U[0, overhead] per packet at the sources (s)}
+experiment::param duration      posnum "simulated time (s)"
+experiment::param period        posnum "length of one measurement period (s)"
+experiment::param start_max     nonneg {connections start at U[0, start_max] s}
+experiment::param tcp_tick      posnum "TCP clock granularity (s)"
+experiment::param min_rto       posnum "minimum retransmission timeout (s)"
+experiment::param window_init   posint "initial window (packets)"
+experiment::param cwnd_interval nonneg "cwnd sampling interval (s); 0 = no cwnd table"
+experiment::parse_args $argv
+experiment::require {[experiment::p red_thresh] < [experiment::p red_maxthresh]} \
+    "red_thresh ([experiment::p red_thresh]) must be below red_maxthresh ([experiment::p red_maxthresh])"
+experiment::require {[experiment::p period] <= [experiment::p duration]} "period must not exceed duration"
 
-set ns [ccr::sim_new [ccr::p seed]]
-set n [ccr::p n]
-set gwq [ccr::gateway_class [ccr::p gateway]]
-set gwknobs [list thresh [ccr::p red_thresh] maxthresh [ccr::p red_maxthresh] \
-    q_weight [ccr::p red_q_weight] linterm [ccr::p red_linterm] wait [ccr::p red_wait] \
-    gentle [ccr::p red_gentle] drop_rand [ccr::p red_drop_rand] mean_pktsize [ccr::p pkt_size] \
-    k [ccr::p choke_k]]
+set ns [experiment::sim_new [experiment::p seed]]
+set n [experiment::p n]
+set gwq [experiment::gateway_class [experiment::p gateway]]
+set gwknobs [list thresh [experiment::p red_thresh] maxthresh [experiment::p red_maxthresh] \
+    q_weight [experiment::p red_q_weight] linterm [experiment::p red_linterm] wait [experiment::p red_wait] \
+    gentle [experiment::p red_gentle] drop_rand [experiment::p red_drop_rand] mean_pktsize [experiment::p pkt_size] \
+    k [experiment::p choke_k]]
 
 # ---- nodes and links ----
 for {set i 1} {$i <= $n} {incr i} {
     set ga($i) [$ns node]
     set gb($i) [$ns node]
     # the congested direction ia -> ib; its reverse carries ACKs only
-    ccr::simplex $ga($i) $gb($i) [ccr::p gw_bw] [ccr::p gw_delay] $gwq [ccr::p gw_buffer]
-    ccr::gateway_setup [ccr::queue $ga($i) $gb($i)] [ccr::p gateway] $gwknobs
-    ccr::simplex $gb($i) $ga($i) [ccr::p gw_bw] [ccr::p gw_delay] DropTail [ccr::p other_buffer]
+    experiment::simplex $ga($i) $gb($i) [experiment::p gw_bw] [experiment::p gw_delay] $gwq [experiment::p gw_buffer]
+    experiment::gateway_setup [experiment::queue $ga($i) $gb($i)] [experiment::p gateway] $gwknobs
+    experiment::simplex $gb($i) $ga($i) [experiment::p gw_bw] [experiment::p gw_delay] DropTail [experiment::p other_buffer]
     if {$i > 1} {
-        ccr::duplex $gb([expr {$i - 1}]) $ga($i) [ccr::p gw_bw] [ccr::p gw_delay] DropTail [ccr::p other_buffer]
+        experiment::duplex $gb([expr {$i - 1}]) $ga($i) [experiment::p gw_bw] [experiment::p gw_delay] DropTail [experiment::p other_buffer]
     }
 }
 proc access {a b} {
-    ccr::duplex $a $b [ccr::p access_bw] [ccr::p access_delay] DropTail [ccr::p other_buffer]
+    experiment::duplex $a $b [experiment::p access_bw] [experiment::p access_delay] DropTail [experiment::p other_buffer]
 }
 set src(0) [$ns node]; set dst(0) [$ns node]
 access $src(0) $ga(1)
 access $gb($n) $dst(0)
-set conns [expr {[ccr::p active] eq "all" ? $n : 0}]
+set conns [expr {[experiment::p active] eq "all" ? $n : 0}]
 for {set i 1} {$i <= $conns} {incr i} {
     set src($i) [$ns node]; set dst($i) [$ns node]
     access $src($i) $ga($i)
@@ -82,66 +82,66 @@ for {set i 1} {$i <= $conns} {incr i} {
 # ---- round-trip times without queueing, and the windows ----
 proc hop {bw delay} {
     # one link, both directions: propagation + data + ACK transmission
-    return [expr {2.0 * $delay + 8.0 * ([ccr::p pkt_size] + [ccr::p ack_size]) / $bw}]
+    return [expr {2.0 * $delay + 8.0 * ([experiment::p pkt_size] + [experiment::p ack_size]) / $bw}]
 }
-set acc [hop [ccr::p access_bw] [ccr::p access_delay]]
-set gwl [hop [ccr::p gw_bw] [ccr::p gw_delay]]
-set rate_pkts [expr {[ccr::p gw_bw] / (8.0 * [ccr::p pkt_size])}]
+set acc [hop [experiment::p access_bw] [experiment::p access_delay]]
+set gwl [hop [experiment::p gw_bw] [experiment::p gw_delay]]
+set rate_pkts [expr {[experiment::p gw_bw] / (8.0 * [experiment::p pkt_size])}]
 set rtt(0) [expr {2 * $acc + (2 * $n - 1) * $gwl}]
 for {set i 1} {$i <= $conns} {incr i} { set rtt($i) [expr {2 * $acc + $gwl}] }
 
 # ---- connections ----
-set wopt [expr {[ccr::p increase] eq "one" ? 1 : 2}]
+set wopt [expr {[experiment::p increase] eq "one" ? 1 : 2}]
 for {set i 0} {$i <= $conns} {incr i} {
-    set window($i) [expr {int(round($rate_pkts * $rtt($i))) + [ccr::p window_extra]}]
-    set knobs [list packetSize_ [ccr::p pkt_size] window_ $window($i) windowInit_ [ccr::p window_init] \
-        maxburst_ 0 tcpTick_ [ccr::p tcp_tick] minrto_ [ccr::p min_rto] windowOption_ $wopt \
-        windowConstant_ [ccr::p window_const] overhead_ [ccr::p overhead]]
-    lassign [ccr::tcp_flow $src($i) $dst($i) [ccr::p tcp] $i $knobs] tcp($i) sink($i) ftp($i)
-    if {[ccr::p ssthresh_half]} {
+    set window($i) [expr {int(round($rate_pkts * $rtt($i))) + [experiment::p window_extra]}]
+    set knobs [list packetSize_ [experiment::p pkt_size] window_ $window($i) windowInit_ [experiment::p window_init] \
+        maxburst_ 0 tcpTick_ [experiment::p tcp_tick] minrto_ [experiment::p min_rto] windowOption_ $wopt \
+        windowConstant_ [experiment::p window_const] overhead_ [experiment::p overhead]]
+    lassign [experiment::tcp_flow $src($i) $dst($i) [experiment::p tcp] $i $knobs] tcp($i) sink($i) ftp($i)
+    if {[experiment::p ssthresh_half]} {
         # $ns run resets every agent (ssthresh_ = window_), so set it just after; not via
         # max_ssthresh_, which would also switch on limited slow start (RFC 3742)
         $ns at 0.0 "$tcp($i) set ssthresh_ [expr {$window($i) / 2}]"
     }
-    [set sink($i)] set packetSize_ [ccr::p ack_size]
-    set start($i) [ccr::uniform 0 [ccr::p start_max]]
+    [set sink($i)] set packetSize_ [experiment::p ack_size]
+    set start($i) [experiment::uniform 0 [experiment::p start_max]]
     $ns at $start($i) "$ftp($i) start"
 }
 
 # ---- monitors ----
 set fids {}
 for {set i 0} {$i <= $conns} {incr i} { lappend fids $i }
-for {set i 1} {$i <= $n} {incr i} { set fm($i) [ccr::flowmon $ga($i) $gb($i)] }
-ccr::table_open goodput {period t conn delivered}
-ccr::table_open gateways {period t gw conn arrivals departures drops}
+for {set i 1} {$i <= $n} {incr i} { set fm($i) [experiment::flowmon $ga($i) $gb($i)] }
+experiment::table_open goodput {period t conn delivered}
+experiment::table_open gateways {period t gw conn arrivals departures drops}
 set ::period_index 0
 proc sample_period {} {
     global ns n conns sink fm fids
     incr ::period_index
     set t [$ns now]
     for {set i 0} {$i <= $conns} {incr i} {
-        set pk [expr {[$sink($i) set bytes_] / [ccr::p pkt_size]}]
-        ccr::row goodput [list $::period_index $t $i $pk]
+        set pk [expr {[$sink($i) set bytes_] / [experiment::p pkt_size]}]
+        experiment::row goodput [list $::period_index $t $i $pk]
     }
     for {set g 1} {$g <= $n} {incr g} {
-        foreach {fid c} [ccr::flow_counts $fm($g) $fids] {
+        foreach {fid c} [experiment::flow_counts $fm($g) $fids] {
             # at gateway g only connections 0 and g pass
             if {$fid == 0 || $fid == $g} {
-                ccr::row gateways [concat [list $::period_index $t $g $fid] $c]
+                experiment::row gateways [concat [list $::period_index $t $g $fid] $c]
             }
         }
     }
 }
-ccr::every [ccr::p period] [ccr::p duration] sample_period
-if {[ccr::p cwnd_interval] > 0} {
-    ccr::table_open cwnd {t conn cwnd}
+experiment::every [experiment::p period] [experiment::p duration] sample_period
+if {[experiment::p cwnd_interval] > 0} {
+    experiment::table_open cwnd {t conn cwnd}
     proc sample_cwnd {} {
         global ns conns tcp
         for {set i 0} {$i <= $conns} {incr i} {
-            ccr::row cwnd [list [$ns now] $i [format %.3f [$tcp($i) set cwnd_]]]
+            experiment::row cwnd [list [$ns now] $i [format %.3f [$tcp($i) set cwnd_]]]
         }
     }
-    ccr::every [ccr::p cwnd_interval] [ccr::p duration] sample_cwnd
+    experiment::every [experiment::p cwnd_interval] [experiment::p duration] sample_cwnd
 }
 
 proc finish {} {
@@ -150,8 +150,8 @@ proc finish {} {
     for {set i 0} {$i <= $conns} {incr i} {
         lappend res rtt_$i [format %.6f $rtt($i)] window_$i $window($i) start_$i [format %.6f $start($i)]
     }
-    ccr::finish floyd1991/gateways.tcl $res
+    experiment::finish floyd1991/gateways.tcl $res
     exit 0
 }
-$ns at [expr {[ccr::p duration] + 1e-6}] finish
+$ns at [expr {[experiment::p duration] + 1e-6}] finish
 $ns run

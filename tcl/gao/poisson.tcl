@@ -11,20 +11,20 @@
 #   flows.tsv   fid rate                             (sending rate, bit/s)
 #   counts.tsv  t link fid arrivals departures drops (cumulative packets at the queue,
 #               sampled at t = sim1_warmup and t = duration; link is always 1)
-source [file join [file dirname [info script]] .. lib ccr.tcl]
+source [file join [file dirname [info script]] .. lib experiment.tcl]
 
-ccr::param gateway   {enum protocol1 protocol2} "discipline of the router queue"
-ccr::param r         posnum "link rate r (bit/s)"
-ccr::param r_delay   nonneg "link one-way delay (s)"
-ccr::param rates     string "rates of flows 0-3 in units of r: numbers or fractions a/b, comma-separated"
-ccr::param s4        posnum "rate of flow 4 in units of r"
-ccr::param pkt_size  posint "packet size (bytes)"
-ccr::param F         posint "buffer F (packets)"
-ccr::param H_div     posint "high marker H = floor(F / H_div) (packets)"
-ccr::param L         int    "low marker L (packets)"
-ccr::param duration  posnum "simulated time (s)"
-ccr::param sim1_warmup nonneg "measurement starts here (s); ends at duration"
-ccr::parse_args $argv
+experiment::param gateway   {enum protocol1 protocol2} "discipline of the router queue"
+experiment::param r         posnum "link rate r (bit/s)"
+experiment::param r_delay   nonneg "link one-way delay (s)"
+experiment::param rates     string "rates of flows 0-3 in units of r: numbers or fractions a/b, comma-separated"
+experiment::param s4        posnum "rate of flow 4 in units of r"
+experiment::param pkt_size  posint "packet size (bytes)"
+experiment::param F         posint "buffer F (packets)"
+experiment::param H_div     posint "high marker H = floor(F / H_div) (packets)"
+experiment::param L         int    "low marker L (packets)"
+experiment::param duration  posnum "simulated time (s)"
+experiment::param sim1_warmup nonneg "measurement starts here (s); ends at duration"
+experiment::parse_args $argv
 
 # "1,2/3,0.5" -> {1.0 0.666.. 0.5}; every entry must be a number or a/b, and > 0
 proc parse_rates {text} {
@@ -38,33 +38,33 @@ proc parse_rates {text} {
                 if {$v > 0} { lappend out $v; continue }
             }
         }
-        ccr::_fail "rates: '$w' is not a positive number or fraction a/b (rates = '$text')"
+        experiment::_fail "rates: '$w' is not a positive number or fraction a/b (rates = '$text')"
     }
     return $out
 }
-set rel [parse_rates [ccr::p rates]]
-ccr::require {[llength $rel] == 4} "rates must list the rates of flows 0-3 (4 values), got [llength $rel]: '[ccr::p rates]'"
-lappend rel [ccr::p s4]
-set H [expr {[ccr::p F] / [ccr::p H_div]}]
-ccr::require {[ccr::p L] >= 0 && [ccr::p L] < $H && $H < [ccr::p F]} \
-    "markers: need 0 <= L < H < F, got L = [ccr::p L], H = floor([ccr::p F] / [ccr::p H_div]) = $H, F = [ccr::p F]"
-ccr::require {[ccr::p sim1_warmup] < [ccr::p duration]} "sim1_warmup ([ccr::p sim1_warmup]) must be below duration ([ccr::p duration])"
+set rel [parse_rates [experiment::p rates]]
+experiment::require {[llength $rel] == 4} "rates must list the rates of flows 0-3 (4 values), got [llength $rel]: '[experiment::p rates]'"
+lappend rel [experiment::p s4]
+set H [expr {[experiment::p F] / [experiment::p H_div]}]
+experiment::require {[experiment::p L] >= 0 && [experiment::p L] < $H && $H < [experiment::p F]} \
+    "markers: need 0 <= L < H < F, got L = [experiment::p L], H = floor([experiment::p F] / [experiment::p H_div]) = $H, F = [experiment::p F]"
+experiment::require {[experiment::p sim1_warmup] < [experiment::p duration]} "sim1_warmup ([experiment::p sim1_warmup]) must be below duration ([experiment::p duration])"
 
-set ns [ccr::sim_new [ccr::p seed]]
-set gw [ccr::p gateway]
+set ns [experiment::sim_new [experiment::p seed]]
+set gw [experiment::p gateway]
 set r1 [$ns node]; set r2 [$ns node]
-ccr::simplex $r1 $r2 [ccr::p r] [ccr::p r_delay] [ccr::gateway_class $gw] [ccr::p F]
-ccr::gateway_setup [ccr::queue $r1 $r2] $gw [list H $H L [ccr::p L]]
+experiment::simplex $r1 $r2 [experiment::p r] [experiment::p r_delay] [experiment::gateway_class $gw] [experiment::p F]
+experiment::gateway_setup [experiment::queue $r1 $r2] $gw [list H $H L [experiment::p L]]
 set null [new Agent/Null]
 $ns attach-agent $r2 $null
 
-ccr::table_open flows {fid rate}
+experiment::table_open flows {fid rate}
 set fids {}
 for {set fid 0} {$fid < 5} {incr fid} {
-    set bps [expr {[lindex $rel $fid] * [ccr::p r]}]
+    set bps [expr {[lindex $rel $fid] * [experiment::p r]}]
     set u [new Agent/UDP]
     $u set fid_ $fid
-    $u set packetSize_ [ccr::p pkt_size]
+    $u set packetSize_ [experiment::p pkt_size]
     $ns attach-agent $r1 $u
     $ns connect $u $null
     set src [new Application/Traffic/Poisson]
@@ -72,32 +72,32 @@ for {set fid 0} {$fid < 5} {incr fid} {
     # each flow draws its gaps from its own substream of the seed's RNG: flows 0-3 send
     # the same packet times whatever flow 4's rate (common random numbers across s4)
     set rng [new RNG]
-    $rng seed [ccr::p seed]
+    $rng seed [experiment::p seed]
     for {set k 0} {$k <= $fid} {incr k} { $rng next-substream }
     $src use-rng $rng
-    ccr::set_knobs $src [list rate_ $bps packetSize_ [ccr::p pkt_size]]
+    experiment::set_knobs $src [list rate_ $bps packetSize_ [experiment::p pkt_size]]
     $ns at 0.0 "$src start"
-    ccr::row flows [list $fid [format %.10g $bps]]
+    experiment::row flows [list $fid [format %.10g $bps]]
     lappend fids $fid
 }
 
-set fm [ccr::flowmon $r1 $r2]
-ccr::table_open counts {t link fid arrivals departures drops}
+set fm [experiment::flowmon $r1 $r2]
+experiment::table_open counts {t link fid arrivals departures drops}
 proc sample {} {
     global ns fm fids
-    foreach {fid c} [ccr::flow_counts $fm $fids] {
-        ccr::row counts [concat [list [$ns now] 1 $fid] $c]
+    foreach {fid c} [experiment::flow_counts $fm $fids] {
+        experiment::row counts [concat [list [$ns now] 1 $fid] $c]
     }
 }
-$ns at [ccr::p sim1_warmup] sample
-$ns at [ccr::p duration] sample
+$ns at [experiment::p sim1_warmup] sample
+$ns at [experiment::p duration] sample
 
 proc finish {} {
     global ns r1 r2 H
-    set q [ccr::queue $r1 $r2]
-    ccr::finish gao/poisson.tcl [list H $H overflow_drops [$q set overflow_drops_] \
+    set q [experiment::queue $r1 $r2]
+    experiment::finish gao/poisson.tcl [list H $H overflow_drops [$q set overflow_drops_] \
         stamp_drops [$q set stamp_drops_]]
     exit 0
 }
-$ns at [expr {[ccr::p duration] + 1e-6}] finish
+$ns at [expr {[experiment::p duration] + 1e-6}] finish
 $ns run

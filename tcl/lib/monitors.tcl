@@ -3,17 +3,17 @@
 # Counters are cumulative packet counts (ns-2 is built with 32-bit monitor counters, as
 # Debian's ns: packet counts do not overflow where byte counts of long fast runs would).
 
-# ccr::flowmon A B -- a per-flow monitor (classified by IP flow id) on link A -> B.
-proc ccr::flowmon {a b} {
-    set ns $::ccr::ns_
+# experiment::flowmon A B -- a per-flow monitor (classified by IP flow id) on link A -> B.
+proc experiment::flowmon {a b} {
+    set ns $::experiment::ns_
     set fm [$ns makeflowmon Fid]
     $ns attach-fmon [$ns link $a $b] $fm
     return $fm
 }
 
-# ccr::flow_counts FM FIDS -- {fid {arrivals departures drops} ...} for each fid in FIDS
+# experiment::flow_counts FM FIDS -- {fid {arrivals departures drops} ...} for each fid in FIDS
 # (zeros for a flow the monitor has not seen yet). drops include early (RED) drops.
-proc ccr::flow_counts {fm fids} {
+proc experiment::flow_counts {fm fids} {
     array set seen {}
     foreach f [$fm flows] {
         set seen([$f set flowid_]) [list [$f set parrivals_] [$f set pdepartures_] [$f set pdrops_]]
@@ -29,9 +29,9 @@ proc ccr::flow_counts {fm fids} {
     return $out
 }
 
-# ccr::every DT T_END SCRIPT -- evaluate SCRIPT (global level) at DT, 2 DT, ... <= T_END.
-proc ccr::every {dt t_end script} {
-    set ns $::ccr::ns_
+# experiment::every DT T_END SCRIPT -- evaluate SCRIPT (global level) at DT, 2 DT, ... <= T_END.
+proc experiment::every {dt t_end script} {
+    set ns $::experiment::ns_
     set n [expr {int(floor($t_end / $dt + 1e-9))}]
     for {set i 1} {$i <= $n} {incr i} {
         $ns at [expr {$i * $dt}] $script

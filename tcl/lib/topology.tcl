@@ -1,35 +1,35 @@
 # topology.tcl -- links, gateways and TCP flows, defined once for every experiment.
 
-# ccr::duplex A B BW DELAY QTYPE LIMIT -- a duplex link with LIMIT packets of buffer in
+# experiment::duplex A B BW DELAY QTYPE LIMIT -- a duplex link with LIMIT packets of buffer in
 # both directions. QTYPE is an ns-2 Queue class name (DropTail, RED, ...).
-proc ccr::duplex {a b bw delay qtype limit} {
-    set ns $::ccr::ns_
+proc experiment::duplex {a b bw delay qtype limit} {
+    set ns $::experiment::ns_
     $ns duplex-link $a $b $bw $delay $qtype
     $ns queue-limit $a $b $limit
     $ns queue-limit $b $a $limit
 }
 
-# ccr::simplex A B BW DELAY QTYPE LIMIT -- one direction only.
-proc ccr::simplex {a b bw delay qtype limit} {
-    set ns $::ccr::ns_
+# experiment::simplex A B BW DELAY QTYPE LIMIT -- one direction only.
+proc experiment::simplex {a b bw delay qtype limit} {
+    set ns $::experiment::ns_
     $ns simplex-link $a $b $bw $delay $qtype
     $ns queue-limit $a $b $limit
 }
 
 # The queue object of link A -> B.
-proc ccr::queue {a b} {
-    return [[$::ccr::ns_ link $a $b] queue]
+proc experiment::queue {a b} {
+    return [[$::experiment::ns_ link $a $b] queue]
 }
 
-# ccr::set_knobs OBJ {knob value ...} -- set bound variables explicitly.
-proc ccr::set_knobs {obj knobs} {
+# experiment::set_knobs OBJ {knob value ...} -- set bound variables explicitly.
+proc experiment::set_knobs {obj knobs} {
     foreach {k v} $knobs {
         $obj set $k $v
     }
 }
 
-# Gateway disciplines by name. ccr::gateway_class NAME -> the ns-2 class for duplex-link;
-# ccr::gateway_setup QUEUE NAME KNOBS configures the queue after the link exists.
+# Gateway disciplines by name. experiment::gateway_class NAME -> the ns-2 class for duplex-link;
+# experiment::gateway_setup QUEUE NAME KNOBS configures the queue after the link exists.
 #   droptail   : Queue/DropTail
 #   red        : Queue/RED in packets, every knob explicit (ns-2.35 defaults differ from
 #                older releases: bytes_, automatic thresholds, q_weight_ -1, gentle_)
@@ -45,7 +45,7 @@ proc ccr::set_knobs {obj knobs} {
 #   drr        : stock Queue/DRR (Shreedhar-Varghese deficit round robin): one FIFO per
 #                source node (flows are told apart by source address, not fid), a full
 #                buffer drops from the longest queue
-proc ccr::gateway_class {name} {
+proc experiment::gateway_class {name} {
     switch -- $name {
         droptail   { return DropTail }
         red        { return RED }
@@ -55,7 +55,7 @@ proc ccr::gateway_class {name} {
         protocol1  { return GaoP1 }
         protocol2  { return GaoP2 }
         drr        { return DRR }
-        default    { ccr::_fail "unknown gateway discipline '$name' (droptail, red, randomdrop, choke, chokeplus, protocol1, protocol2, drr)" }
+        default    { experiment::_fail "unknown gateway discipline '$name' (droptail, red, randomdrop, choke, chokeplus, protocol1, protocol2, drr)" }
     }
 }
 
@@ -64,9 +64,9 @@ proc ccr::gateway_class {name} {
 #   chokeplus: as choke, plus gamma1 gamma2
 #   protocol1, protocol2: H L (high and low markers, packets; 0 <= L < H < queue limit)
 #   drr: blimit (buffer, bytes) quantum (bytes per round) buckets (hash buckets; use
-#        ccr::drr_distinct to check that the sources do not share one)
+#        experiment::drr_distinct to check that the sources do not share one)
 # The new classes check their parameters in C++ ("check"); a bad value stops the run here.
-proc ccr::gateway_setup {q name knobs} {
+proc experiment::gateway_setup {q name knobs} {
     switch -- $name {
         droptail { }
         red - choke - chokeplus {
@@ -78,27 +78,27 @@ proc ccr::gateway_setup {q name knobs} {
                 chokeplus { lappend need k gamma1 gamma2 }
             }
             foreach n $need {
-                if {![info exists k($n)]} { ccr::_fail "internal: $name knob '$n' missing" }
+                if {![info exists k($n)]} { experiment::_fail "internal: $name knob '$n' missing" }
             }
-            ccr::require {$k(thresh) < $k(maxthresh)} \
+            experiment::require {$k(thresh) < $k(maxthresh)} \
                 "RED thresholds: min ($k(thresh)) must be below max ($k(maxthresh))"
             if {$name ne "red"} {
                 if {[info exists k(drop_rand)] && $k(drop_rand)} {
-                    ccr::_fail "$name: drop_rand is not supported (forced drops take the arrival)"
+                    experiment::_fail "$name: drop_rand is not supported (forced drops take the arrival)"
                 }
                 set k(drop_rand) 0
             }
-            ccr::set_knobs $q [list bytes_ false queue_in_bytes_ false \
+            experiment::set_knobs $q [list bytes_ false queue_in_bytes_ false \
                 thresh_ $k(thresh) maxthresh_ $k(maxthresh) q_weight_ $k(q_weight) \
                 linterm_ $k(linterm) use_mark_p_ false wait_ $k(wait) gentle_ $k(gentle) \
                 setbit_ false drop_tail_ [expr {$k(drop_rand) ? false : true}] \
                 drop_front_ false drop_rand_ $k(drop_rand) adaptive_ 0 cautious_ 0 \
                 mean_pktsize_ $k(mean_pktsize) summarystats_ false]
             if {$name ne "red"} { $q set k_ $k(k) }
-            if {$name eq "chokeplus"} { ccr::set_knobs $q [list gamma1_ $k(gamma1) gamma2_ $k(gamma2)] }
+            if {$name eq "chokeplus"} { experiment::set_knobs $q [list gamma1_ $k(gamma1) gamma2_ $k(gamma2)] }
         }
         randomdrop {
-            ccr::set_knobs $q {bytes_ false queue_in_bytes_ false thresh_ 1e9 maxthresh_ 2e9
+            experiment::set_knobs $q {bytes_ false queue_in_bytes_ false thresh_ 1e9 maxthresh_ 2e9
                 q_weight_ 0.002 linterm_ 10 use_mark_p_ false wait_ false gentle_ false
                 setbit_ false drop_tail_ false drop_front_ false drop_rand_ true adaptive_ 0
                 cautious_ 0 summarystats_ false}
@@ -106,32 +106,32 @@ proc ccr::gateway_setup {q name knobs} {
         protocol1 - protocol2 {
             array set k $knobs
             foreach n {H L} {
-                if {![info exists k($n)]} { ccr::_fail "internal: $name knob '$n' missing" }
+                if {![info exists k($n)]} { experiment::_fail "internal: $name knob '$n' missing" }
             }
-            ccr::set_knobs $q [list H_ $k(H) L_ $k(L)]
+            experiment::set_knobs $q [list H_ $k(H) L_ $k(L)]
         }
         drr {
             array set k $knobs
             foreach n {blimit quantum buckets} {
-                if {![info exists k($n)]} { ccr::_fail "internal: drr knob '$n' missing" }
+                if {![info exists k($n)]} { experiment::_fail "internal: drr knob '$n' missing" }
                 if {![string is integer -strict $k($n)] || $k($n) < 1} {
-                    ccr::_fail "drr: $n must be an integer >= 1 (got '$k($n)')"
+                    experiment::_fail "drr: $n must be an integer >= 1 (got '$k($n)')"
                 }
             }
-            ccr::set_knobs $q [list blimit_ $k(blimit) quantum_ $k(quantum) buckets_ $k(buckets) mask_ 0]
+            experiment::set_knobs $q [list blimit_ $k(blimit) quantum_ $k(quantum) buckets_ $k(buckets) mask_ 0]
         }
-        default { ccr::_fail "unknown gateway discipline '$name'" }
+        default { experiment::_fail "unknown gateway discipline '$name'" }
     }
     if {$name in {choke chokeplus protocol1 protocol2} && [catch {$q check} err]} {
-        ccr::_fail "gateway $name: $err"
+        experiment::_fail "gateway $name: $err"
     }
 }
 
-# ccr::drr_distinct BUCKETS NODES -- stop the run if two of NODES (the sources whose
+# experiment::drr_distinct BUCKETS NODES -- stop the run if two of NODES (the sources whose
 # packets meet at a DRR queue) fall into the same of its BUCKETS: DRR would then serve them
 # as one flow. Same hash as queue/drr.cc (mask_ 0): h = (a + (a >> 8) + ~(a >> 4)) mod
 # (2^24 - 1) + 1, bucket h mod BUCKETS, a the node address. (Node ids 15 and 16 collide.)
-proc ccr::drr_distinct {buckets nodes} {
+proc experiment::drr_distinct {buckets nodes} {
     array set seen {}
     foreach n $nodes {
         set a [$n id]
@@ -140,7 +140,7 @@ proc ccr::drr_distinct {buckets nodes} {
         set h [expr {($x < 0 ? $x : $x % ((2 << 23) - 1)) + 1}]
         set b [expr {$h % $buckets}]
         if {[info exists seen($b)]} {
-            ccr::_fail "drr: source nodes $seen($b) and $a share hash bucket $b of $buckets; DRR would merge their flows"
+            experiment::_fail "drr: source nodes $seen($b) and $a share hash bucket $b of $buckets; DRR would merge their flows"
         }
         set seen($b) $a
     }
@@ -157,8 +157,8 @@ proc ccr::drr_distinct {buckets nodes} {
 #   fast_sack : the same FAST window rule as TCP-Linux congestion module "fast"
 #           (patch 0026) on Agent/TCP/Linux, i.e. on TCP-Linux's SACK loss recovery
 #           (the recovery of the Linux hosts FAST was measured on); the same knobs,
-#           see ccr::tcp_flow
-proc ccr::tcp_classes {variant} {
+#           see experiment::tcp_flow
+proc experiment::tcp_classes {variant} {
     switch -- $variant {
         tahoe   { return {Agent/TCP Agent/TCPSink} }
         reno    { return {Agent/TCP/Reno Agent/TCPSink} }
@@ -168,25 +168,25 @@ proc ccr::tcp_classes {variant} {
         vegas   { return {Agent/TCP/Vegas Agent/TCPSink} }
         fast    { return {Agent/TCP/Fast Agent/TCPSink} }
         fast_sack { return {Agent/TCP/Linux Agent/TCPSink/Sack1} }
-        default { ccr::_fail "unknown TCP variant '$variant' (tahoe, reno, newreno, sack, gaimd, vegas, fast, fast_sack)" }
+        default { experiment::_fail "unknown TCP variant '$variant' (tahoe, reno, newreno, sack, gaimd, vegas, fast, fast_sack)" }
     }
 }
 
-# ccr::tcp_flow SRC DST VARIANT FID KNOBS -- an FTP over TCP from node SRC to node DST
+# experiment::tcp_flow SRC DST VARIANT FID KNOBS -- an FTP over TCP from node SRC to node DST
 # with flow id FID; KNOBS are sender bound variables (window_, packetSize_, ...).
 # For fast_sack the FAST knobs of Agent/TCP/Fast (fast_alpha_, fast_gamma_, fast_halve_,
-# fast_period_) become the module's parameters (ccr::fast_module_params).
+# fast_period_) become the module's parameters (experiment::fast_module_params).
 # Returns {tcp sink ftp}.
-proc ccr::tcp_flow {src dst variant fid knobs} {
-    set ns $::ccr::ns_
-    lassign [ccr::tcp_classes $variant] tcls scls
+proc experiment::tcp_flow {src dst variant fid knobs} {
+    set ns $::experiment::ns_
+    lassign [experiment::tcp_classes $variant] tcls scls
     set tcp [new $tcls]
     set sink [new $scls]
     $tcp set fid_ $fid
     if {$variant eq "fast_sack"} {
-        set knobs [ccr::fast_module_params $tcp $knobs]
+        set knobs [experiment::fast_module_params $tcp $knobs]
     }
-    ccr::set_knobs $tcp $knobs
+    experiment::set_knobs $tcp $knobs
     $ns attach-agent $src $tcp
     $ns attach-agent $dst $sink
     $ns connect $tcp $sink
@@ -195,19 +195,19 @@ proc ccr::tcp_flow {src dst variant fid knobs} {
     return [list $tcp $sink $ftp]
 }
 
-# ccr::fast_module_params TCP KNOBS -- select TCP-Linux's "fast" module (patch 0026) for the
+# experiment::fast_module_params TCP KNOBS -- select TCP-Linux's "fast" module (patch 0026) for the
 # Agent/TCP/Linux TCP and set its per-flow parameters from the Agent/TCP/Fast knobs in
 # KNOBS; returns the other knobs. The module takes integers: alpha in whole packets,
 # gamma in thousandths, halve 0/1; it updates once per RTT (fast_period_ must be 0) and
 # its RTT is the mean of the last RTT's samples (fast_rtt_weight_ is not supported).
 # TCP-Linux prints every such command on stdout; a bad value is an error here.
-proc ccr::fast_module_params {tcp knobs} {
+proc experiment::fast_module_params {tcp knobs} {
     array set fast {fast_alpha_ 50 fast_gamma_ 0.5 fast_halve_ true fast_period_ 0}
     set rest {}
     foreach {k v} $knobs {
         if {[string match fast_* $k]} {
             if {![info exists fast($k)]} {
-                ccr::_fail "fast_sack: knob $k is not supported (fast_alpha_, fast_gamma_, fast_halve_, fast_period_ 0)"
+                experiment::_fail "fast_sack: knob $k is not supported (fast_alpha_, fast_gamma_, fast_halve_, fast_period_ 0)"
             }
             set fast($k) $v
         } else {
@@ -216,17 +216,17 @@ proc ccr::fast_module_params {tcp knobs} {
     }
     set a $fast(fast_alpha_)
     if {![string is double -strict $a] || $a < 1 || $a != round($a)} {
-        ccr::_fail "fast_sack: fast_alpha_ must be a whole number of packets >= 1 (TCP-Linux module parameters are integers), got '$a'"
+        experiment::_fail "fast_sack: fast_alpha_ must be a whole number of packets >= 1 (TCP-Linux module parameters are integers), got '$a'"
     }
     set g $fast(fast_gamma_)
     if {![string is double -strict $g] || $g <= 0 || $g > 1 || abs($g * 1000 - round($g * 1000)) > 1e-9} {
-        ccr::_fail "fast_sack: fast_gamma_ must lie in (0, 1] in steps of 0.001, got '$g'"
+        experiment::_fail "fast_sack: fast_gamma_ must lie in (0, 1] in steps of 0.001, got '$g'"
     }
     if {![string is boolean -strict $fast(fast_halve_)]} {
-        ccr::_fail "fast_sack: fast_halve_ must be a boolean, got '$fast(fast_halve_)'"
+        experiment::_fail "fast_sack: fast_halve_ must be a boolean, got '$fast(fast_halve_)'"
     }
     if {$fast(fast_period_) != 0} {
-        ccr::_fail "fast_sack: the module updates once per RTT; fast_period_ must be 0, got '$fast(fast_period_)'"
+        experiment::_fail "fast_sack: the module updates once per RTT; fast_period_ must be 0, got '$fast(fast_period_)'"
     }
     $tcp select_ca fast
     $tcp set_ca_param fast alpha [expr {int(round($a))}]
@@ -235,15 +235,15 @@ proc ccr::fast_module_params {tcp knobs} {
     return $rest
 }
 
-# ccr::topology_tables -- write the simulated network as two tables (called by ccr::finish,
+# experiment::topology_tables -- write the simulated network as two tables (called by experiment::finish,
 # so every run records what it simulated; analysis/plots/topology.py draws it):
 #   topology_links   from to bw delay queue limit   every simplex link: bit/s, s, the
 #                                                   queue's ns-2 class, its limit (packets)
 #   topology_agents  node class fid dst             every agent attached to a node: its
 #                                                   class, flow id and peer node
-proc ccr::topology_tables {} {
-    set ns $::ccr::ns_
-    ccr::table_open topology_links {from to bw delay queue limit}
+proc experiment::topology_tables {} {
+    set ns $::experiment::ns_
+    experiment::table_open topology_links {from to bw delay queue limit}
     set rows {}
     foreach k [$ns array names link_] {
         set l [$ns set link_($k)]
@@ -251,12 +251,12 @@ proc ccr::topology_tables {} {
         lappend rows [list [[$l src] id] [[$l dst] id] [[$l link] set bandwidth_] \
             [[$l link] set delay_] [$q info class] [$q set limit_]]
     }
-    foreach r [lsort -dictionary $rows] { ccr::row topology_links $r }
-    ccr::table_open topology_agents {node class fid dst}
+    foreach r [lsort -dictionary $rows] { experiment::row topology_links $r }
+    experiment::table_open topology_agents {node class fid dst}
     foreach k [lsort -integer [$ns array names Node_]] {
         set nd [$ns set Node_($k)]
         foreach ag [$nd set agents_] {
-            ccr::row topology_agents [list [$nd id] [$ag info class] [$ag set fid_] \
+            experiment::row topology_agents [list [$nd id] [$ag info class] [$ag set fid_] \
                 [$ag set dst_addr_]]
         }
     }

@@ -11,17 +11,17 @@ source [file join [file dirname [info script]] testlib.tcl]
 # {W cwnd_before ssthresh_before ssthresh_after cwnd_after} per decrease, W = the window
 # the decrease acted on (min(cwnd_, window_)), then the number of timeouts.
 proc run_flow {variant always listed markecn} {
-    set ns [ccr::sim_new 1]
+    set ns [experiment::sim_new 1]
     set s [$ns node]; set r [$ns node]; set d [$ns node]
-    ccr::duplex $s $r 100Mb 1ms DropTail 1000
-    ccr::duplex $r $d 5Mb 10ms DropTail 1000
+    experiment::duplex $s $r 100Mb 1ms DropTail 1000
+    experiment::duplex $r $d 5Mb 10ms DropTail 1000
     set em [new ErrorModel/List]
     $em set markecn_ $markecn
     $em droplist $listed
     $ns lossmodel $em $r $d
     set knobs [list window_ 40 decrease_num_ 0.8 always_decrease_num_ $always packetSize_ 1000]
     if {$markecn} { lappend knobs ecn_ 1 }
-    lassign [ccr::tcp_flow $s $d $variant 1 $knobs] tcp sink ftp
+    lassign [experiment::tcp_flow $s $d $variant 1 $knobs] tcp sink ftp
     set f [open aimd.tr w]
     $tcp attach $f
     $tcp trace cwnd_

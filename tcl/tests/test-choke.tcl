@@ -1,4 +1,4 @@
-# CHOKe (Queue/RED/CHOKe, patch 0010; ccr::gateway_setup ... choke). Pan, Prabhakar,
+# CHOKe (Queue/RED/CHOKe, patch 0010; experiment::gateway_setup ... choke). Pan, Prabhakar,
 # Psounis 2000 (Akella et al. Sec 5.1; docs/akella2002.md A10): once RED's average reaches
 # min_th, each arrival P is compared with k packets drawn at random from the queue; a
 # match drops P and the matching candidates, a mismatch leaves them and RED decides on P.
@@ -26,13 +26,13 @@ source [file join [file dirname [info script]] testlib.tcl]
 # arrival, so CHOKe samples exactly when q >= thresh. Sources stop at 20 s, the queue
 # drains by 25 s. Prints the trace analysis and the flow monitor's counters.
 proc scenario_sampling {seed k} {
-    lassign [dumbbell $seed [ccr::gateway_class choke] 10000 1Mb] ns a b c
-    set q [ccr::queue $b $c]
-    ccr::gateway_setup $q choke [list thresh 5 maxthresh 1e6 q_weight 1 linterm 1e12 \
+    lassign [dumbbell $seed [experiment::gateway_class choke] 10000 1Mb] ns a b c
+    set q [experiment::queue $b $c]
+    experiment::gateway_setup $q choke [list thresh 5 maxthresh 1e6 q_weight 1 linterm 1e12 \
         wait false gentle false mean_pktsize 1000 k $k]
     set tf [open trace.tr w]
     $ns trace-queue $b $c $tf
-    set fm [ccr::flowmon $b $c]
+    set fm [experiment::flowmon $b $c]
     set sinks {}
     foreach {fid rate} {1 250k 2 500k 3 750k} {
         lassign [udp_flow $a $c $fid $rate] cbr s
@@ -45,7 +45,7 @@ proc scenario_sampling {seed k} {
         close $tf
         set rcv 0
         foreach s $sinks { incr rcv [$s set npkts_] }
-        set ::out [list fm [ccr::flow_counts $fm {1 2 3}] queued [$fm set pkts_] \
+        set ::out [list fm [experiment::flow_counts $fm {1 2 3}] queued [$fm set pkts_] \
             arr [$fm set parrivals_] dep [$fm set pdepartures_] drp [$fm set pdrops_] rcv $rcv \
             trace [analyse_trace trace.tr]]
     }} $fm $sinks $tf]
@@ -73,8 +73,8 @@ proc scenario_udp {cls seed} {
 
 # Bad parameters: prints {rc message} of "check", then of "$ns run".
 proc scenario_bad {knob value} {
-    lassign [dumbbell 1 [ccr::gateway_class choke] 100 1Mb] ns a b c
-    set q [ccr::queue $b $c]
+    lassign [dumbbell 1 [experiment::gateway_class choke] 100 1Mb] ns a b c
+    set q [experiment::queue $b $c]
     $q set $knob $value
     set rc1 [catch {$q check} m1]
     set rc2 [catch {$ns run} m2]
@@ -192,18 +192,18 @@ foreach {knob value pat} {
     t::check {$rc1 == 1 && [string match $pat $m1]} "$knob $value: check raises \"$m1\""
     t::check {$rc2 == 1 && [string match $pat $m2]} "$knob $value: \$ns run raises it before the first event"
 }
-# through the library: ccr::gateway_setup stops the experiment with the message
+# through the library: experiment::gateway_setup stops the experiment with the message
 set fh [open bad-setup.tcl w]
-puts $fh [string map [list @LIB@ [file join $::ccr::libdir ccr.tcl]] {
+puts $fh [string map [list @LIB@ [file join $::experiment::libdir experiment.tcl]] {
     source @LIB@
-    set ns [ccr::sim_new 1]
+    set ns [experiment::sim_new 1]
     set a [$ns node]; set b [$ns node]
-    ccr::duplex $a $b 1Mb 1ms [ccr::gateway_class choke] 100
-    ccr::gateway_setup [ccr::queue $a $b] choke {thresh 5 maxthresh 15 q_weight 0.002 linterm 10 wait true gentle true mean_pktsize 1000 k 0}
+    experiment::duplex $a $b 1Mb 1ms [experiment::gateway_class choke] 100
+    experiment::gateway_setup [experiment::queue $a $b] choke {thresh 5 maxthresh 15 q_weight 0.002 linterm 10 wait true gentle true mean_pktsize 1000 k 0}
     puts reached
 }]
 close $fh
 set rc [catch {exec [info nameofexecutable] bad-setup.tcl 2>@1} msg]
 t::check {$rc == 1 && [string match "*gateway choke:*k_ (candidates per arrival) must be >= 1*" $msg] && ![string match *reached* $msg]} \
-    "ccr::gateway_setup choke with k 0 stops the run: $msg"
+    "experiment::gateway_setup choke with k 0 stops the run: $msg"
 t::done

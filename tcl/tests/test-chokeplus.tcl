@@ -1,4 +1,4 @@
-# CHOKe+ (Queue/RED/CHOKePlus, patch 0011; ccr::gateway_setup ... chokeplus). Akella et
+# CHOKe+ (Queue/RED/CHOKePlus, patch 0011; experiment::gateway_setup ... chokeplus). Akella et
 # al. SIGCOMM 2002 Sec 5.1: k candidates drawn at random from the queue once RED's
 # average reaches min_th, m of them of the arrival P's flow; m >= gamma1 k: drop P and the
 # m matches; otherwise RED decides on P, and when RED drops P and gamma2 k <= m < gamma1 k
@@ -31,13 +31,13 @@ proc pmatch {q n k j} {
 # the arrival), min_th 5, max_p 1e-12, gentle off, max_th MAXTH: below it RED never drops,
 # at or above it RED drops every arrival. The buffer never fills. Sources stop at 20 s.
 proc scenario_groups {seed maxth gamma2} {
-    lassign [dumbbell $seed [ccr::gateway_class chokeplus] 10000 1Mb] ns a b c
-    set q [ccr::queue $b $c]
-    ccr::gateway_setup $q chokeplus [list thresh 5 maxthresh $maxth q_weight 1 linterm 1e12 \
+    lassign [dumbbell $seed [experiment::gateway_class chokeplus] 10000 1Mb] ns a b c
+    set q [experiment::queue $b $c]
+    experiment::gateway_setup $q chokeplus [list thresh 5 maxthresh $maxth q_weight 1 linterm 1e12 \
         wait false gentle false mean_pktsize 1000 k 5 gamma1 0.95 gamma2 $gamma2]
     set tf [open trace.tr w]
     $ns trace-queue $b $c $tf
-    set fm [ccr::flowmon $b $c]
+    set fm [experiment::flowmon $b $c]
     set sinks {}
     foreach {fid rate} {1 1.5Mb 2 0.5Mb} {
         lassign [udp_flow $a $c $fid $rate] cbr s
@@ -50,7 +50,7 @@ proc scenario_groups {seed maxth gamma2} {
         close $tf
         set rcv 0
         foreach s $sinks { incr rcv [$s set npkts_] }
-        set ::out [list fm [ccr::flow_counts $fm {1 2}] queued [$fm set pkts_] \
+        set ::out [list fm [experiment::flow_counts $fm {1 2}] queued [$fm set pkts_] \
             arr [$fm set parrivals_] dep [$fm set pdepartures_] drp [$fm set pdrops_] rcv $rcv \
             trace [analyse_trace trace.tr]]
     }} $fm $sinks $tf]
@@ -73,8 +73,8 @@ proc scenario_udp {cls seed} {
 }
 
 proc scenario_bad {args} {
-    lassign [dumbbell 1 [ccr::gateway_class chokeplus] 100 1Mb] ns a b c
-    set q [ccr::queue $b $c]
+    lassign [dumbbell 1 [experiment::gateway_class chokeplus] 100 1Mb] ns a b c
+    set q [experiment::queue $b $c]
     foreach {knob value} $args { $q set $knob $value }
     set rc1 [catch {$q check} m1]
     set rc2 [catch {$ns run} m2]

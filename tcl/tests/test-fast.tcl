@@ -2,7 +2,7 @@
 # Infocom 2004): every update period w <- min{2w, (1-g) w + g (baseRTT/RTT w + alpha)};
 # fast_halve_ false = no window cut on loss (Tang et al.'s modified FAST).
 # And variant fast_sack: the same rule as TCP-Linux module "fast" (patch 0026) on
-# Agent/TCP/Linux's SACK recovery, set through the same knobs (ccr::tcp_flow).
+# Agent/TCP/Linux's SACK recovery, set through the same knobs (experiment::tcp_flow).
 source [file join [file dirname [info script]] testlib.tcl]
 
 # One FAST flow, bottleneck BW with 20 ms delay each way (1000-byte packets).
@@ -11,18 +11,18 @@ source [file join [file dirname [info script]] testlib.tcl]
 #   loss : packets LOST (a list) dropped; cwnd_ just before the drop is detected and its
 #          minimum over the next 2 s, retransmissions, timeouts -> before min nrexmit ntimeouts
 proc run_flow {variant mode bw alpha gamma period halve lost} {
-    set ns [ccr::sim_new 1]
+    set ns [experiment::sim_new 1]
     set s [$ns node]; set r [$ns node]; set d [$ns node]
-    ccr::duplex $s $r 10Gb 1ms DropTail 10000
-    ccr::simplex $r $d $bw 20ms DropTail 10000
-    ccr::simplex $d $r $bw 20ms DropTail 10000
+    experiment::duplex $s $r 10Gb 1ms DropTail 10000
+    experiment::simplex $r $d $bw 20ms DropTail 10000
+    experiment::simplex $d $r $bw 20ms DropTail 10000
     if {$lost ne "0"} {
         set em [new ErrorModel/List]
         $em droplist $lost
         $ns lossmodel $em $r $d
     }
-    set fm [ccr::flowmon $r $d]
-    lassign [ccr::tcp_flow $s $d $variant 1 [list fast_alpha_ $alpha fast_gamma_ $gamma \
+    set fm [experiment::flowmon $r $d]
+    lassign [experiment::tcp_flow $s $d $variant 1 [list fast_alpha_ $alpha fast_gamma_ $gamma \
         fast_period_ $period fast_halve_ $halve window_ 100000 packetSize_ 1000]] tcp sink ftp
     if {$variant eq "fast"} { $tcp check }
     $ns at 0.0 "$ftp start"
@@ -86,10 +86,10 @@ proc run_flow {variant mode bw alpha gamma period halve lost} {
 
 # knobs K V ...: a fast_sack flow with these knobs -> alpha gamma_milli halve window_
 if {[lindex $argv 0] eq "knobs"} {
-    set ns [ccr::sim_new 1]
+    set ns [experiment::sim_new 1]
     set a [$ns node]; set b [$ns node]
-    ccr::duplex $a $b 10Mb 1ms DropTail 100
-    lassign [ccr::tcp_flow $a $b fast_sack 1 [lrange $argv 1 end]] tcp
+    experiment::duplex $a $b 10Mb 1ms DropTail 100
+    lassign [experiment::tcp_flow $a $b fast_sack 1 [lrange $argv 1 end]] tcp
     foreach n {alpha gamma_milli halve} {
         # get_ca_param prints "tcp_fast.NAME = VALUE" on C's stdout
         $tcp get_ca_param fast $n
@@ -146,7 +146,7 @@ t::check {$nre == 4 && $nto == 0 && $min >= 0.9 * $before} "fast_sack, 4 losses 
 lassign [t::subrun flow fast loss 10Mb 10 0.5 0 false $four] before min nre nto
 t::check {$nto >= 1 && $min <= 1} "fast (Reno recovery), 4 losses in a window: a timeout, window 1 ($before -> min $min; $nre retransmissions, $nto timeouts)"
 
-# --- fast_sack knobs: a bad value stops the run (ccr::_fail, exit 2) ---------------------
+# --- fast_sack knobs: a bad value stops the run (experiment::_fail, exit 2) ---------------------
 foreach {knobs pattern} {
     {fast_alpha_ 10.5} "*fast_alpha_ must be a whole number*"
     {fast_alpha_ 0} "*fast_alpha_ must be a whole number*"

@@ -1,5 +1,5 @@
 # Protocol I and Protocol II of Gao, Jain, Schulman (Queue/GaoP1, Queue/GaoP2, patch 0012;
-# ccr::gateway_setup ... protocol1 / protocol2). Arrivals are stamped SEND or DROP from Q
+# experiment::gateway_setup ... protocol1 / protocol2). Arrivals are stamped SEND or DROP from Q
 # (packets queued, DROP-stamped ones included), the per-flow counts m_i and MAX as they
 # are before the arrival: Q > H -> DROP; H >= Q > L and (I) i = MAX, (II) m_i >=
 # (H-Q)/(H-L) m_MAX -> DROP; else SEND. DROP-stamped packets are dropped when they reach
@@ -106,17 +106,17 @@ proc model_replay {file proto F H L} {
 # a 20 Mb/s burst of 0.2 s at 5 s that overflows the buffer. Sources stop at 15 s; the
 # queue drains by 20 s. Prints the model's verdict and the monitors' counters.
 proc scenario_model {cls seed F H L} {
-    lassign [dumbbell $seed [ccr::gateway_class $cls] $F 1Mb] ns a b c
-    set q [ccr::queue $b $c]
-    ccr::gateway_setup $q $cls [list H $H L $L]
+    lassign [dumbbell $seed [experiment::gateway_class $cls] $F 1Mb] ns a b c
+    set q [experiment::queue $b $c]
+    experiment::gateway_setup $q $cls [list H $H L $L]
     set tf [open trace.tr w]
     $ns trace-queue $b $c $tf
-    set fm [ccr::flowmon $b $c]
+    set fm [experiment::flowmon $b $c]
     set sinks {}
     foreach {fid rate} {1 200k 2 400k 3 600k 4 800k} {
         lassign [udp_flow $a $c $fid $rate] cbr s
         lappend sinks $s
-        $ns at [ccr::uniform 0 0.1] "$cbr start"
+        $ns at [experiment::uniform 0 0.1] "$cbr start"
         $ns at 15.0 "$cbr stop"
     }
     lassign [udp_flow $a $c 9 20Mb] burst s
@@ -125,9 +125,9 @@ proc scenario_model {cls seed F H L} {
     $ns at 5.2 "$burst stop"
     set tcps {}
     foreach fid {5 6} {
-        lassign [ccr::tcp_flow $a $c sack $fid {window_ 100 packetSize_ 1000}] tcp sink ftp
+        lassign [experiment::tcp_flow $a $c sack $fid {window_ 100 packetSize_ 1000}] tcp sink ftp
         lappend tcps $tcp
-        $ns at [ccr::uniform 0 1] "$ftp start"
+        $ns at [experiment::uniform 0 1] "$ftp start"
         $ns at 15.0 "$ftp stop"
     }
     set ::out {}
@@ -136,7 +136,7 @@ proc scenario_model {cls seed F H L} {
         set rcv 0
         foreach s $sinks { incr rcv [$s set npkts_] }
         set fids {1 2 3 4 5 6 9}
-        set ::out [list fm [ccr::flow_counts $fm $fids] queued [$fm set pkts_] \
+        set ::out [list fm [experiment::flow_counts $fm $fids] queued [$fm set pkts_] \
             arr [$fm set parrivals_] dep [$fm set pdepartures_] drp [$fm set pdrops_] \
             udp_rcv $rcv ovf [$q set overflow_drops_] stamped [$q set stamp_drops_]]
     }} $fm $q $sinks $tcps $tf]
@@ -159,9 +159,9 @@ proc scenario_model {cls seed F H L} {
 # (starts spread over the first 10 s), and 5 heavier ones (fids 1-5, 150 kb/s, often MAX
 # and tied): about 1.2x the 2 Mb/s link over 30 s.
 proc scenario_many {cls seed} {
-    lassign [dumbbell $seed [ccr::gateway_class $cls] 300 2Mb] ns a b c
-    set q [ccr::queue $b $c]
-    ccr::gateway_setup $q $cls {H 100 L 40}
+    lassign [dumbbell $seed [experiment::gateway_class $cls] 300 2Mb] ns a b c
+    set q [experiment::queue $b $c]
+    experiment::gateway_setup $q $cls {H 100 L 40}
     set tf [open trace.tr w]
     $ns trace-queue $b $c $tf
     set null [new Agent/Null]
@@ -172,11 +172,11 @@ proc scenario_many {cls seed} {
         set cbr [new Application/Traffic/CBR]
         $cbr attach-agent $u; $cbr set packetSize_ 1000; $cbr set random_ 1
         $cbr set rate_ 800
-        $ns at [ccr::uniform 0 10] "$cbr start"
+        $ns at [experiment::uniform 0 10] "$cbr start"
     }
     for {set fid 1} {$fid <= 5} {incr fid} {
         lassign [udp_flow $a $c $fid 150k] cbr s
-        $ns at [ccr::uniform 0 1] "$cbr start"
+        $ns at [experiment::uniform 0 1] "$cbr start"
     }
     $ns at 30.0 "$ns halt"
     $ns run
@@ -188,15 +188,15 @@ proc scenario_many {cls seed} {
 # queue mostly sits between L and H), F 100, H 40, L 20: per-flow {arrivals departures
 # drops} over 30 s.
 proc scenario_rates {cls seed} {
-    lassign [dumbbell $seed [ccr::gateway_class $cls] 100 1Mb] ns a b c
-    ccr::gateway_setup [ccr::queue $b $c] $cls {H 40 L 20}
-    set fm [ccr::flowmon $b $c]
+    lassign [dumbbell $seed [experiment::gateway_class $cls] 100 1Mb] ns a b c
+    experiment::gateway_setup [experiment::queue $b $c] $cls {H 40 L 20}
+    set fm [experiment::flowmon $b $c]
     foreach {fid rate} {1 125k 2 250k 3 375k 4 500k} {
         lassign [udp_flow $a $c $fid $rate] cbr s
-        $ns at [ccr::uniform 0 0.1] "$cbr start"
+        $ns at [experiment::uniform 0 0.1] "$cbr start"
     }
     set ::out {}
-    $ns at 30.0 [list apply {{fm} { set ::out [ccr::flow_counts $fm {1 2 3 4}] }} $fm]
+    $ns at 30.0 [list apply {{fm} { set ::out [experiment::flow_counts $fm {1 2 3 4}] }} $fm]
     $ns at 30.0 "$ns halt"
     $ns run
     return $::out
@@ -209,8 +209,8 @@ proc scenario_udp {cls seed} {
 }
 
 proc scenario_bad {cls limit args} {
-    lassign [dumbbell 1 [ccr::gateway_class $cls] $limit 1Mb] ns a b c
-    set q [ccr::queue $b $c]
+    lassign [dumbbell 1 [experiment::gateway_class $cls] $limit 1Mb] ns a b c
+    set q [experiment::queue $b $c]
     foreach {knob value} $args { $q set $knob $value }
     set rc1 [catch {$q check} m1]
     set rc2 [catch {$ns run} m2]
@@ -318,16 +318,16 @@ foreach {cls limit settings pat} {
 lassign [lindex [t::subrun bad protocol1 100 H_ 20 L_ 0] 0] rc1 m1
 t::check {$rc1 == 0} "L_ 0 (the paper's Simulation 1) is valid"
 set fh [open bad-setup.tcl w]
-puts $fh [string map [list @LIB@ [file join $::ccr::libdir ccr.tcl]] {
+puts $fh [string map [list @LIB@ [file join $::experiment::libdir experiment.tcl]] {
     source @LIB@
-    set ns [ccr::sim_new 1]
+    set ns [experiment::sim_new 1]
     set a [$ns node]; set b [$ns node]
-    ccr::duplex $a $b 1Mb 1ms [ccr::gateway_class protocol2] 100
-    ccr::gateway_setup [ccr::queue $a $b] protocol2 {H 100 L 50}
+    experiment::duplex $a $b 1Mb 1ms [experiment::gateway_class protocol2] 100
+    experiment::gateway_setup [experiment::queue $a $b] protocol2 {H 100 L 50}
     puts reached
 }]
 close $fh
 set rc [catch {exec [info nameofexecutable] bad-setup.tcl 2>@1} msg]
 t::check {$rc == 1 && [string match "*gateway protocol2:*need 0 <= L_ < H_ < limit_*" $msg] && ![string match *reached* $msg]} \
-    "ccr::gateway_setup protocol2 with H = F stops the run: $msg"
+    "experiment::gateway_setup protocol2 with H = F stops the run: $msg"
 t::done

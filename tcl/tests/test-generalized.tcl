@@ -8,19 +8,19 @@ source [file join [file dirname [info script]] testlib.tcl]
 # TCPSink acknowledges each packet. Every 2 ms the test records (ack_, cwnd_).
 # Prints {ack cwnd ...} then necnresponses_ and nrexmitpack_.
 proc run_flow {alpha beta c1 c2 marks tend} {
-    set ns [ccr::sim_new 1]
+    set ns [experiment::sim_new 1]
     set s [$ns node]; set r [$ns node]; set d [$ns node]
-    ccr::duplex $s $r 100Mb 1ms DropTail 10000
-    ccr::duplex $r $d 10Mb 10ms DropTail 10000
+    experiment::duplex $s $r 100Mb 1ms DropTail 10000
+    experiment::duplex $r $d 10Mb 10ms DropTail 10000
     set em [new ErrorModel/List]
     $em set markecn_ true
     $em droplist $marks
     $ns lossmodel $em $r $d
-    lassign [ccr::tcp_flow $s $d gaimd 1 [list g_alpha_ $alpha g_beta_ $beta g_c1_ $c1 \
+    lassign [experiment::tcp_flow $s $d gaimd 1 [list g_alpha_ $alpha g_beta_ $beta g_c1_ $c1 \
         g_c2_ $c2 window_ 10000 packetSize_ 512]] tcp sink ftp
     $tcp check
     set ::samples {}
-    ccr::every 0.002 $tend "lappend ::samples \[$tcp set ack_\] \[$tcp set cwnd_\]"
+    experiment::every 0.002 $tend "lappend ::samples \[$tcp set ack_\] \[$tcp set cwnd_\]"
     $ns at 0.0 "$ftp start"
     $ns at [expr {$tend + 0.001}] "$ns halt"
     $ns run

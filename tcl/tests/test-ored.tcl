@@ -6,7 +6,7 @@ source [file join [file dirname [info script]] testlib.tcl]
 
 # A UDP constant-rate source (not ECN-capable).
 proc udp_cbr {src dst fid interval start {maxpkts 268435456}} {
-    set ns $::ccr::ns_
+    set ns $::experiment::ns_
     set u [new Agent/UDP]
     $u set fid_ $fid
     $u set packetSize_ 1040
@@ -32,7 +32,7 @@ proc udp_cbr {src dst fid interval start {maxpkts 268435456}} {
 # Prints: qmin qmax in_pkts in_marked out_pkts out_marked edrops marks_
 proc ored_run {K thresh maxthresh pmax ect {seed 7}} {
     lassign [fixed_queue_net $seed RED/ORED] ns s r d q
-    ccr::set_knobs $q [list thresh_ $thresh maxthresh_ $maxthresh p_max_ $pmax q_weight_ 1]
+    experiment::set_knobs $q [list thresh_ $thresh maxthresh_ $maxthresh p_max_ $pmax q_weight_ 1]
     $q check
     set tg [new QueueMonitor/ED/ProfileTagger]
     $tg set pktsize_ 1040
@@ -65,9 +65,9 @@ proc ored_run {K thresh maxthresh pmax ect {seed 7}} {
 # profile 1 pkt/s. Bucket depth 20 packets, 1000-byte packets = 1000-byte tokens.
 # Prints: {in out} per flow, then the first and last send times of fid 1.
 proc tagger_run {} {
-    set ns [ccr::sim_new 3]
+    set ns [experiment::sim_new 3]
     set s [$ns node]; set d [$ns node]
-    ccr::duplex $s $d 1Gb 1ms DropTail 10000
+    experiment::duplex $s $d 1Gb 1ms DropTail 10000
     set tg [new QueueMonitor/ED/ProfileTagger]
     $tg set depth_ 20
     $tg set pktsize_ 1000
@@ -98,10 +98,10 @@ proc tagger_run {} {
 # A configuration error in the queue surfaces as a Tcl error of "$ns run" (which resets
 # every link's queue) before any event; prints the caught message.
 proc bad_run {knob value} {
-    set ns [ccr::sim_new 1]
+    set ns [experiment::sim_new 1]
     set a [$ns node]; set b [$ns node]
-    ccr::simplex $a $b 10Mb 1ms RED/ORED 100
-    [ccr::queue $a $b] set $knob $value
+    experiment::simplex $a $b 10Mb 1ms RED/ORED 100
+    [experiment::queue $a $b] set $knob $value
     $ns at 1 "puts reached-event"
     if {[catch {$ns run} msg]} { return "error: $msg" }
     return "no error"

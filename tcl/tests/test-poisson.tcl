@@ -1,6 +1,6 @@
 # The Poisson source (patch 0025): Application/Traffic/Poisson sends fixed-size packets
 # with independent exponential gaps (mean interval_, or 8 packetSize_ / rate_), drawn
-# from ns-2's defaultRNG (seeded by ccr::sim_new) or from its own RNG (use-rng).
+# from ns-2's defaultRNG (seeded by experiment::sim_new) or from its own RNG (use-rng).
 source [file join [file dirname [info script]] testlib.tcl]
 
 # One source on a UDP agent over a 1 Gb/s link with room for every packet; the send
@@ -11,9 +11,9 @@ source [file join [file dirname [info script]] testlib.tcl]
 # sample variance, the fraction of gaps above MEAN and above 3 MEAN, the smallest and
 # largest packet size, the time of the first packet.
 proc poisson_run {seed mode mean n rngseed file} {
-    set ns [ccr::sim_new $seed]
+    set ns [experiment::sim_new $seed]
     set a [$ns node]; set b [$ns node]
-    ccr::simplex $a $b 1Gb 1ms DropTail 1000000
+    experiment::simplex $a $b 1Gb 1ms DropTail 1000000
     set u [new Agent/UDP]
     $u set packetSize_ 1500
     set null [new Agent/Null]
@@ -65,9 +65,9 @@ proc poisson_run {seed mode mean n rngseed file} {
 
 # A source with bad parameters started by an event: prints what "$ns run" raised.
 proc bad_start {knob value} {
-    set ns [ccr::sim_new 1]
+    set ns [experiment::sim_new 1]
     set a [$ns node]; set b [$ns node]
-    ccr::simplex $a $b 10Mb 1ms DropTail 100
+    experiment::simplex $a $b 10Mb 1ms DropTail 100
     set u [new Agent/UDP]; set null [new Agent/Null]
     $ns attach-agent $a $u; $ns attach-agent $b $null; $ns connect $u $null
     set p [new Application/Traffic/Poisson]

@@ -1,4 +1,4 @@
-# Random Drop (ccr::gateway_setup ... randomdrop: stock Queue/RED with drop_rand_ and
+# Random Drop (experiment::gateway_setup ... randomdrop: stock Queue/RED with drop_rand_ and
 # thresholds above the buffer). Floyd 1991 Sec 3 (docs/floyd1991.md A5): on overflow the arrival is
 # enqueued and one packet chosen uniformly among all queued ones is dropped.
 source [file join [file dirname [info script]] testlib.tcl]
@@ -10,13 +10,13 @@ source [file join [file dirname [info script]] testlib.tcl]
 # its victim among the 10 queued + the arrival, so flow 1 loses packets it sent before the
 # queue was ever full. Returns {drops1 drops2 arrivals departures drops queued}.
 proc scenario {kind seed} {
-    set ns [ccr::sim_new $seed]
+    set ns [experiment::sim_new $seed]
     set a [$ns node]; set b [$ns node]; set c [$ns node]
-    ccr::duplex $a $b 100Mb 1ms DropTail 1000
-    ccr::simplex $b $c 80Kb 1ms [ccr::gateway_class $kind] 10
-    ccr::simplex $c $b 80Kb 1ms DropTail 10
-    ccr::gateway_setup [ccr::queue $b $c] $kind {thresh 5 maxthresh 15 q_weight 0.002 linterm 10 wait false gentle false drop_rand true mean_pktsize 1000}
-    set fm [ccr::flowmon $b $c]
+    experiment::duplex $a $b 100Mb 1ms DropTail 1000
+    experiment::simplex $b $c 80Kb 1ms [experiment::gateway_class $kind] 10
+    experiment::simplex $c $b 80Kb 1ms DropTail 10
+    experiment::gateway_setup [experiment::queue $b $c] $kind {thresh 5 maxthresh 15 q_weight 0.002 linterm 10 wait false gentle false drop_rand true mean_pktsize 1000}
+    set fm [experiment::flowmon $b $c]
     foreach {fid n start} {1 10 0.0 2 20 0.05} {
         set u($fid) [new Agent/UDP]; $u($fid) set fid_ $fid; $u($fid) set packetSize_ 1000
         set s($fid) [new Agent/Null]
@@ -30,7 +30,7 @@ proc scenario {kind seed} {
     }
     set ::res {}
     $ns at 0.5 [list apply {{fm} {
-        array set c [ccr::flow_counts $fm {1 2}]
+        array set c [experiment::flow_counts $fm {1 2}]
         set arr [expr {[lindex $c(1) 0] + [lindex $c(2) 0]}]
         set dep [expr {[lindex $c(1) 1] + [lindex $c(2) 1]}]
         set drp [expr {[lindex $c(1) 2] + [lindex $c(2) 2]}]

@@ -18,9 +18,9 @@ source [file join [file dirname [info script]] testlib.tcl]
 # of the gaps (in packets) between consecutive marks.
 proc price_run {K extra {seed 7}} {
     lassign [fixed_queue_net $seed RED] ns s r d q
-    ccr::set_knobs $q {bytes_ false queue_in_bytes_ false thresh_ 5 maxthresh_ 15
+    experiment::set_knobs $q {bytes_ false queue_in_bytes_ false thresh_ 5 maxthresh_ 15
         linterm_ 2.5 q_weight_ 1 gentle_ false setbit_ true use_mark_p_ true mark_p_ 2.0}
-    ccr::set_knobs $q $extra
+    experiment::set_knobs $q $extra
     set qs [fixed_queue_run $ns $s $r $d $q $K ect red-price.tr]
     set n 0; set m 0; set drops 0; set gaps {}; set last -1
     set f [open red-price.tr]
@@ -49,10 +49,10 @@ proc price_run {K extra {seed 7}} {
 
 # flat_above_max_ with gentle_ true is refused when "$ns run" resets the queues.
 proc bad_run {} {
-    set ns [ccr::sim_new 1]
+    set ns [experiment::sim_new 1]
     set a [$ns node]; set b [$ns node]
-    ccr::simplex $a $b 10Mb 1ms RED 100
-    ccr::set_knobs [ccr::queue $a $b] {gentle_ true flat_above_max_ true}
+    experiment::simplex $a $b 10Mb 1ms RED 100
+    experiment::set_knobs [experiment::queue $a $b] {gentle_ true flat_above_max_ true}
     $ns at 1 "puts reached-event"
     if {[catch {$ns run} msg]} { return "error: $msg" }
     return "no error"

@@ -11,22 +11,22 @@ source [file join [file dirname [info script]] testlib.tcl]
 # max_p 0.5 (every equilibrium queue is marked often).
 # Prints: mean_queue min max ecn_responses marks early_drops
 proc run_flow {alpha beta round ignore aqm ecn} {
-    set ns [ccr::sim_new 1]
+    set ns [experiment::sim_new 1]
     set s [$ns node]; set r [$ns node]; set d [$ns node]
-    ccr::duplex $s $r 100Mb 1ms DropTail 1000
+    experiment::duplex $s $r 100Mb 1ms DropTail 1000
     if {$aqm eq "red"} {
-        ccr::simplex $r $d 10Mb 20ms RED 1000
-        ccr::set_knobs [ccr::queue $r $d] {bytes_ false queue_in_bytes_ false thresh_ 1
+        experiment::simplex $r $d 10Mb 20ms RED 1000
+        experiment::set_knobs [experiment::queue $r $d] {bytes_ false queue_in_bytes_ false thresh_ 1
             maxthresh_ 3 q_weight_ 1 linterm_ 2 setbit_ true gentle_ false wait_ false
             use_mark_p_ true mark_p_ 2.0 mean_pktsize_ 1040}
     } else {
-        ccr::simplex $r $d 10Mb 20ms DropTail 1000
+        experiment::simplex $r $d 10Mb 20ms DropTail 1000
     }
-    ccr::simplex $d $r 10Mb 20ms DropTail 1000
-    set fm [ccr::flowmon $r $d]
+    experiment::simplex $d $r 10Mb 20ms DropTail 1000
+    set fm [experiment::flowmon $r $d]
     set knobs [list v_alpha_ $alpha v_beta_ $beta v_round_delta_ $round \
         v_ignore_ecn_ $ignore ecn_ $ecn window_ 10000 packetSize_ 1000]
-    lassign [ccr::tcp_flow $s $d vegas 1 $knobs] tcp sink ftp
+    lassign [experiment::tcp_flow $s $d vegas 1 $knobs] tcp sink ftp
     $tcp check
     set ::q {}
     for {set i 2000} {$i <= 4000} {incr i} {
@@ -39,7 +39,7 @@ proc run_flow {alpha beta round ignore aqm ecn} {
     set sum 0
     foreach x $::q { set sum [expr {$sum + $x}] }
     set q [lsort -integer $::q]
-    lassign [ccr::flow_counts $fm 1] fid c
+    lassign [experiment::flow_counts $fm 1] fid c
     return [list [expr {double($sum) / [llength $::q]}] [lindex $q 0] [lindex $q end] \
         [$tcp set necnresponses_] [$fm set pmarks_] [lindex $c 2]]
 }

@@ -1,7 +1,7 @@
 # testlib.tcl -- assertions for the Tcl tests of our ns-2 classes (tcl/tests/test-*.tcl).
 # Each test script: source this file, make checks, end with t::done (exit status 0 only
 # if every check passed). tcl/tests/run.sh runs them all and counts.
-source [file join [file dirname [info script]] .. lib ccr.tcl]
+source [file join [file dirname [info script]] .. lib experiment.tcl]
 
 namespace eval ::t {
     variable passed 0
@@ -58,17 +58,17 @@ proc t::done {} {
 
 # Three nodes: sources a -> b -> c sinks; the queue under test on b -> c.
 proc dumbbell {seed qclass limit bw} {
-    set ns [ccr::sim_new $seed]
+    set ns [experiment::sim_new $seed]
     set a [$ns node]; set b [$ns node]; set c [$ns node]
-    ccr::duplex $a $b 100Mb 1ms DropTail 10000
-    ccr::simplex $b $c $bw 1ms $qclass $limit
-    ccr::simplex $c $b $bw 1ms DropTail 10000
+    experiment::duplex $a $b 100Mb 1ms DropTail 10000
+    experiment::simplex $b $c $bw 1ms $qclass $limit
+    experiment::simplex $c $b $bw 1ms DropTail 10000
     return [list $ns $a $b $c]
 }
 
 # A CBR/UDP flow a -> c into a LossMonitor; returns {cbr sink}.
 proc udp_flow {a c fid rate {size 1000}} {
-    set ns $::ccr::ns_
+    set ns $::experiment::ns_
     set u [new Agent/UDP]; $u set fid_ $fid; $u set packetSize_ $size
     set s [new Agent/LossMonitor]
     $ns attach-agent $a $u; $ns attach-agent $c $s; $ns connect $u $s
@@ -139,9 +139,9 @@ proc lnchoose {n k} {
 # ACKs ever come back, the window never limits it) driven by a CBR application, so its
 # packets carry ECT and leave at exactly the CBR times. Returns the CBR.
 proc ect_cbr {src dst fid interval start} {
-    set ns $::ccr::ns_
+    set ns $::experiment::ns_
     set tcp [new Agent/TCP]
-    ccr::set_knobs $tcp {ecn_ 1 syn_ false delay_growth_ false windowInit_ 100000
+    experiment::set_knobs $tcp {ecn_ 1 syn_ false delay_growth_ false windowInit_ 100000
         window_ 100000 packetSize_ 1000 rtxcur_init_ 100 maxrto_ 100}
     $tcp set fid_ $fid
     set null [new Agent/Null]
@@ -156,21 +156,21 @@ proc ect_cbr {src dst fid interval start} {
     return $cbr
 }
 
-# red_equiv_drops CLS KNOBS -- RED-family gateway CLS (ccr::gateway_setup KNOBS) on a 1 Mb/s
+# red_equiv_drops CLS KNOBS -- RED-family gateway CLS (experiment::gateway_setup KNOBS) on a 1 Mb/s
 # dumbbell with a 30-packet buffer; 2500 arrivals at random times (2x the link rate), every
 # packet its own flow (one UDP agent whose fid_ changes before each send). Returns the uids
 # of the dropped packets (trace order). With k >= the buffer, CHOKe-like queues can match
 # nothing and draw nothing: they must drop exactly what Queue/RED drops.
 proc red_equiv_drops {cls knobs} {
-    lassign [dumbbell 3 [ccr::gateway_class $cls] 30 1Mb] ns a b c
-    ccr::gateway_setup [ccr::queue $b $c] $cls $knobs
+    lassign [dumbbell 3 [experiment::gateway_class $cls] 30 1Mb] ns a b c
+    experiment::gateway_setup [experiment::queue $b $c] $cls $knobs
     set tf [open trace.tr w]
     $ns trace-queue $b $c $tf
     set u [new Agent/UDP]; set s [new Agent/Null]
     $ns attach-agent $a $u; $ns attach-agent $c $s; $ns connect $u $s
     set t 0.0
     for {set i 1} {$i <= 2500} {incr i} {
-        set t [expr {$t + [ccr::uniform 0 0.008]}]
+        set t [expr {$t + [experiment::uniform 0 0.008]}]
         $ns at $t "$u set fid_ $i; $u send 1000"
     }
     $ns at [expr {$t + 1}] "$ns halt"
@@ -186,24 +186,24 @@ proc red_equiv_drops {cls knobs} {
 }
 
 # udp_vs_tcp CLS SEED LIMIT KNOBS -- one UDP flow at 3 Mb/s (fid 1) and 8 SACK flows
-# (fids 2-9) through gateway CLS (LIMIT packets, ccr::gateway_setup KNOBS) on a 2 Mb/s
+# (fids 2-9) through gateway CLS (LIMIT packets, experiment::gateway_setup KNOBS) on a 2 Mb/s
 # dumbbell (Gao's Simulation 2.1 in small). Returns {udp tcp}: packets of the UDP flow and
 # of all TCP flows departing the gateway over [10, 40] s.
 proc udp_vs_tcp {cls seed limit knobs} {
-    lassign [dumbbell $seed [ccr::gateway_class $cls] $limit 2Mb] ns a b c
-    ccr::gateway_setup [ccr::queue $b $c] $cls $knobs
-    set fm [ccr::flowmon $b $c]
+    lassign [dumbbell $seed [experiment::gateway_class $cls] $limit 2Mb] ns a b c
+    experiment::gateway_setup [experiment::queue $b $c] $cls $knobs
+    set fm [experiment::flowmon $b $c]
     lassign [udp_flow $a $c 1 3Mb] cbr s
     $ns at 0.0 "$cbr start"
     for {set i 2} {$i <= 9} {incr i} {
-        lassign [ccr::tcp_flow $a $c sack $i {window_ 1000 packetSize_ 1000}] tcp sink ftp
-        $ns at [ccr::uniform 0 1] "$ftp start"
+        lassign [experiment::tcp_flow $a $c sack $i {window_ 1000 packetSize_ 1000}] tcp sink ftp
+        $ns at [experiment::uniform 0 1] "$ftp start"
     }
     set ::mark {}
-    $ns at 10.0 [list apply {{fm} { set ::mark [ccr::flow_counts $fm {1 2 3 4 5 6 7 8 9}] }} $fm]
+    $ns at 10.0 [list apply {{fm} { set ::mark [experiment::flow_counts $fm {1 2 3 4 5 6 7 8 9}] }} $fm]
     $ns at 40.0 [list apply {{fm} {
         array set m0 $::mark
-        array set m1 [ccr::flow_counts $fm {1 2 3 4 5 6 7 8 9}]
+        array set m1 [experiment::flow_counts $fm {1 2 3 4 5 6 7 8 9}]
         set udp [expr {[lindex $m1(1) 1] - [lindex $m0(1) 1]}]
         set tcp 0
         for {set i 2} {$i <= 9} {incr i} { incr tcp [expr {[lindex $m1($i) 1] - [lindex $m0($i) 1]}] }
@@ -217,12 +217,12 @@ proc udp_vs_tcp {cls seed limit knobs} {
 # fixed_queue_net SEED QCLASS -- s -(1 Gb/s)-> r -(100 Mb/s, QCLASS, 1000 pkts)-> d.
 # Returns {ns s r d q}, q the bottleneck queue (r -> d), to be configured by the caller.
 proc fixed_queue_net {seed qclass} {
-    set ns [ccr::sim_new $seed]
+    set ns [experiment::sim_new $seed]
     set s [$ns node]; set r [$ns node]; set d [$ns node]
-    ccr::duplex $s $r 1Gb 0.1ms DropTail 10000
-    ccr::simplex $r $d 100Mb 1ms $qclass 1000
-    ccr::simplex $d $r 100Mb 1ms DropTail 1000
-    return [list $ns $s $r $d [ccr::queue $r $d]]
+    experiment::duplex $s $r 1Gb 0.1ms DropTail 10000
+    experiment::simplex $r $d 100Mb 1ms $qclass 1000
+    experiment::simplex $d $r 100Mb 1ms DropTail 1000
+    return [list $ns $s $r $d [experiment::queue $r $d]]
 }
 
 # fixed_queue_run NS S R D Q K SECOND TRACE -- hold the bottleneck of fixed_queue_net at a
