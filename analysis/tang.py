@@ -23,7 +23,26 @@ import numpy as np
 import pandas as pd
 
 from analysis import nsio
-from analysis.models import tang as models
+from analysis.models.tang.network import (
+    Flow,
+    LinearPrice,
+    Link,
+    Network,
+    RedPrice,
+    mbps_to_pkts,
+    pkts_to_mbps,
+)
+from analysis.models.tang.recipes import (
+    Fig1Setup,
+    Fig12Setup,
+    fig9_curves,
+    fig10_curves,
+    fig13_curves,
+    prop1_condition,
+    prop2_vegas_rates,
+    prop3_alpha,
+)
+from analysis.models.tang.solver import find_equilibria
 from analysis.numbers import write_claims, write_numbers, write_tidy
 
 #: Routes (0-based link indices) of the groups of each topology, as tcl/tang/chain.tcl.
@@ -312,19 +331,15 @@ FIG10_GRID = np.arange(5000.0, 11001.0, 250.0)
 BRANCH_FIRST = {"reno_first": "long", "vegas_first": "short"}
 
 
-def fig1_setup(alpha_unit: str, queueing: bool) -> models.Fig1Setup:
-    return models.Fig1Setup(alpha_unit=alpha_unit, reno_rtt_includes_queueing=queueing)  # type: ignore[arg-type]
+def fig1_setup(alpha_unit: str, queueing: bool) -> Fig1Setup:
+    return Fig1Setup(alpha_unit=alpha_unit, reno_rtt_includes_queueing=queueing)  # type: ignore[arg-type]
 
 
 def fig1_theory(figure: str, values: np.ndarray, alpha_unit: str, queueing: bool) -> pd.DataFrame:
     """Fig 9 (K2 sweep, K1 = 10000) or Fig 10 (K1 sweep, K2 = 100) model curves, both branches:
     Reno Mbps and utilisation of links 1 and 2, feasible = an equilibrium (Rx <= c)."""
     s = fig1_setup(alpha_unit, queueing)
-    c = (
-        models.fig9_curves(values, setup=s)
-        if figure == "fig09"
-        else models.fig10_curves(values, setup=s)
-    )
+    c = fig9_curves(values, setup=s) if figure == "fig09" else fig10_curves(values, setup=s)
     rows = []
     for branch in ("reno_first", "vegas_first"):
         b = getattr(c, branch)
@@ -360,19 +375,17 @@ def theory_for_runs(figure: str, w: pd.DataFrame) -> pd.DataFrame:
 def dummynet_pf_prediction() -> np.ndarray:
     """Catalog's derived Table 3 check: weighted proportional fairness (Prop 2 with every link
     at capacity) of the all-FAST Experiment 1 network, path aggregates in Mbps."""
-    c = models.mbps_to_pkts(np.array([110.0, 150.0, 110.0]))
-    price = models.RedPrice(0.0, 1.0, 1.0)
-    links = tuple(
-        models.Link(float(x), price, d) for x, d in zip(c, (0.05, 0.01, 0.05), strict=True)
-    )
+    c = mbps_to_pkts(np.array([110.0, 150.0, 110.0]))
+    price = RedPrice(0.0, 1.0, 1.0)
+    links = tuple(Link(float(x), price, d) for x, d in zip(c, (0.05, 0.01, 0.05), strict=True))
     flows = (
-        models.Flow("fast", (0, 1), 2, None, 50.0),
-        models.Flow("fast", (1, 2), 2, None, 50.0),
-        models.Flow("fast", (0, 1, 2), 8, None, 30.0),
+        Flow("fast", (0, 1), 2, None, 50.0),
+        Flow("fast", (1, 2), 2, None, 50.0),
+        Flow("fast", (0, 1, 2), 8, None, 30.0),
     )
-    net = models.Network(links, flows)
-    rates = models.prop2_vegas_rates(net, c) * net.counts
-    return np.asarray(models.pkts_to_mbps(rates))
+    net = Network(links, flows)
+    rates = prop2_vegas_rates(net, c) * net.counts
+    return np.asarray(pkts_to_mbps(rates))
 
 
 def theory_numbers() -> dict[str, float]:
@@ -392,14 +405,14 @@ def theory_numbers() -> dict[str, float]:
     pf = dummynet_pf_prediction()
     for k in range(3):
         out[f"derived.table3.weighted_pf_prediction.path{k + 1}"] = float(pf[k])
-    s = models.Fig1Setup()
-    c1 = float(models.mbps_to_pkts(s.c1_mbps))
-    c2 = float(models.mbps_to_pkts(s.c2_mbps))
-    chk = models.prop1_condition(
+    s = Fig1Setup()
+    c1 = float(mbps_to_pkts(s.c1_mbps))
+    c2 = float(mbps_to_pkts(s.c2_mbps))
+    chk = prop1_condition(
         c1,
         c2,
-        models.LinearPrice(1e-4),
-        models.LinearPrice(1e-4),
+        LinearPrice(1e-4),
+        LinearPrice(1e-4),
         vegas_alpha=s.vegas_per_path * 50.0,
         reno_flows=s.reno_flows,
         reno_rtt=0.21,
@@ -415,7 +428,7 @@ def theory() -> tuple[pd.DataFrame, dict[str, float]]:
     for unit, q in (("packets", False), ("per_second", True)):
         for k2 in (10.0, 100.0, 300.0, 600.0):
             net = fig1_setup(unit, q).network(10000.0, k2)
-            for j, eq in enumerate(models.find_equilibria(net)):
+            for j, eq in enumerate(find_equilibria(net)):
                 rows.append(
                     {
                         "alpha_unit": unit,
@@ -423,7 +436,7 @@ def theory() -> tuple[pd.DataFrame, dict[str, float]]:
                         "k2": k2,
                         "equilibrium": j,
                         "saturated": "+".join(str(s + 1) for s in eq.saturated),
-                        "reno_mbps": float(models.pkts_to_mbps(eq.throughput("reno"))),
+                        "reno_mbps": float(pkts_to_mbps(eq.throughput("reno"))),
                         "util1": float(eq.utilisation[0]),
                         "util2": float(eq.utilisation[1]),
                     }
@@ -810,9 +823,9 @@ def claims(
 
 
 def model_claims() -> dict[str, tuple[bool, str]]:
-    """Claims about the model, checked on the model (analysis/models/tang.py)."""
+    """Claims about the model, checked on the model (analysis/models/tang/)."""
     out: dict[str, tuple[bool, str]] = {}
-    eqs = models.find_equilibria(fig1_setup("packets", False).network(3500.0, 500.0))
+    eqs = find_equilibria(fig1_setup("packets", False).network(3500.0, 500.0))
     sets = sorted("+".join(str(s + 1) for s in e.saturated) for e in eqs)
     out["prop1.two_equilibria"] = (
         {"1+3", "2"} <= set(sets),
@@ -826,7 +839,7 @@ def model_claims() -> dict[str, tuple[bool, str]]:
         f"k2 lower bound / k1 upper bound of the linear-map condition = {c:.6f} (2 expected)",
     )
     pf = dummynet_pf_prediction()
-    c13 = models.fig13_curves([4.0, 8.0, 12.0, 16.0, 20.0])
+    c13 = fig13_curves([4.0, 8.0, 12.0, 16.0, 20.0])
     gap = float(np.nanmax(np.abs(c13.prop2 - c13.model) / c13.model))
     out["prop2.intra_protocol"] = (
         gap < 1e-6,
@@ -834,11 +847,11 @@ def model_claims() -> dict[str, tuple[bool, str]]:
         f"their own per-link load: max rel. gap {gap:.1e} (all-FAST Dummynet weighted-PF "
         f"prediction {pf.round(1).tolist()} Mbps)",
     )
-    net = models.Fig12Setup(reno_rtt_includes_queueing=False).network(10.0)
-    eq = models.find_equilibria(net)[0]
+    net = Fig12Setup(reno_rtt_includes_queueing=False).network(10.0)
+    eq = find_equilibria(net)[0]
     vegas = ~net.is_reno
     target = eq.rate[vegas]
-    a = models.prop3_alpha(net, target)
+    a = prop3_alpha(net, target)
     got = net.alpha_packets[vegas]
     gap3 = float(np.max(np.abs(a - got) / got))
     out["prop3.inter_protocol"] = (
@@ -862,7 +875,7 @@ def fig12_comparison(w: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     g = w[w["what"] == "group"].groupby(["alpha", "idx"])["pkts"].mean().unstack()
     lk = w[w["what"] == "link"].groupby(["alpha", "idx"])["qmean"].mean().unstack()
     r13, r14 = [], []
-    setup = models.Fig12Setup()
+    setup = Fig12Setup()
     for a2, row in g.iterrows():
         net = setup.network(float(a2))
         vegas = ~net.is_reno
@@ -874,7 +887,7 @@ def fig12_comparison(w: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         p2 = np.where(path_delay > 0, p2, np.nan)
         for k in range(3):
             r13.append({"alpha": a2, "group": k + 1, "measured": x[k], "prop2": p2[k]})
-        eqs = models.find_equilibria(net)
+        eqs = find_equilibria(net)
         mv = float(np.sum(x[vegas][net.routing[1, vegas].astype(bool)]))
         mr = float(np.sum(x[~vegas][net.routing[1, ~vegas].astype(bool)]))
         if eqs:

@@ -269,9 +269,9 @@ def test_fig10_claims() -> None:
 
 def _fig12(alpha2: float, scale: float) -> pd.DataFrame:
     """Figure 12 runs whose Vegas rates are ``scale`` times n alpha / path queueing delay."""
-    from analysis.models import tang as models
+    from analysis.models.tang.recipes import Fig12Setup
 
-    net = models.Fig12Setup().network(alpha2)
+    net = Fig12Setup().network(alpha2)
     q = np.array([60.0, 120.0, 30.0])  # mean queues (packets) at links 1-3
     delay = q / net.capacity
     path = net.routing.T @ delay

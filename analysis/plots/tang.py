@@ -21,6 +21,7 @@ import pandas as pd
 
 from analysis import tang
 from analysis.compare import Published, load_originals, tex_escape
+from analysis.models.tang.recipes import fig13_curves
 from analysis.plots.common import figure_tex, save
 
 SCRIPT = "analysis/plots/tang.py"
@@ -177,10 +178,8 @@ def fig11(tr: pd.DataFrame) -> plt.Figure:
 
 def fig13(w: pd.DataFrame) -> plt.Figure:
     f13, _ = tang.fig12_comparison(w)
-    from analysis.models import tang as models
-
     a2 = np.array(sorted(w["alpha"].unique()), dtype=float)
-    model = models.fig13_curves(a2).model
+    model = fig13_curves(a2).model
     f, ax = plt.subplots()
     for k, color in zip(range(3), ("tab:blue", "tab:orange", "tab:green"), strict=True):
         d = f13[f13["group"] == k + 1]
