@@ -1,10 +1,15 @@
 """Tang, Wang, Hegde, Low 2005: from ns runs to tidy tables, regenerated numbers and claims.
 
-Usage (called by rules/tang.smk)::
+Command line (the contract of :mod:`analysis.cli`; no step reads ``--params``)::
 
-    python -m analysis.tang exp1 --tidy T.csv --traces TR.csv --numbers N.csv RUN/summary.json ...
-    python -m analysis.tang theory --tidy T.csv --numbers N.csv
-    python -m analysis.tang claims --tidy T.csv --numbers N.csv EXP/FID/tidy.csv ...
+    python -m analysis.tang EXP --runs RUN/summary.json ... --tidy T.csv --numbers N.csv \
+        --extra DIR            # DIR/traces.csv, DIR/theory.csv
+    python -m analysis.tang theory --tidy T.csv --numbers N.csv --extra DIR
+    python -m analysis.tang claims --inputs results/tang/EXP/FID/tidy.csv ... --tidy T.csv \
+        --numbers N.csv --claims C.csv --extra DIR
+
+``claims`` names each input by its path (``results/tang/<experiment>/<fidelity>/tidy.csv``)
+and reads the traces and model curves it needs from the ``extra/`` folder next to it.
 
 Every run is one tcl/tang/chain.tcl network (three links in a chain, flow groups on
 contiguous runs of links). Rates are averaged over the window [measure_from, duration] from
@@ -14,7 +19,6 @@ counters never overflow.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import nsio
+from analysis.cli import analysis_parser, extra_dir, need, parse, run_dirs
 from analysis.models.tang.network import (
     Flow,
     LinearPrice,
@@ -84,7 +89,7 @@ EXTENSIONS = {
 }
 #: Beyond the paper: Experiment 5 (Figure 11) variants.
 SHIFT_EXTENSIONS = {"ext3": "K2 = 2000"}
-EWMA_TAU = 1.0  # s, time constant of the plotted queue average (catalog T10)
+EWMA_TAU = 1.0  # s, time constant of the plotted queue average (our choice)
 
 
 def _mbps(pkts_per_s: float | np.ndarray, pkt_size: float) -> float | np.ndarray:
@@ -175,8 +180,8 @@ LINK_RATES = ("bw1", "bw2")
 def traces(run_dirs: Sequence[Path]) -> pd.DataFrame:
     """Queue and throughput traces of the seed-1 run of each scenario (Figs 3-4, 6-8, 11).
 
-    Per link and sample: qlen (instantaneous), q_ewma (EWMA with time constant EWMA_TAU,
-    catalog T10), and the link throughput (Mbps) in the sampling bins of the counters.
+    Per link and sample: qlen (instantaneous), q_ewma (EWMA with time constant EWMA_TAU, our
+    choice), and the link throughput (Mbps) in the sampling bins of the counters.
     """
     frames = []
     for d in run_dirs:
@@ -373,8 +378,8 @@ def theory_for_runs(figure: str, w: pd.DataFrame) -> pd.DataFrame:
 
 
 def dummynet_pf_prediction() -> np.ndarray:
-    """Catalog's derived Table 3 check: weighted proportional fairness (Prop 2 with every link
-    at capacity) of the all-FAST Experiment 1 network, path aggregates in Mbps."""
+    """Our own computation for Table 3 (Sec 5.2): weighted proportional fairness (Prop 2, eq. 15,
+    with every link at capacity) of the all-FAST Experiment 1 network, path aggregates in Mbps."""
     c = mbps_to_pkts(np.array([110.0, 150.0, 110.0]))
     price = RedPrice(0.0, 1.0, 1.0)
     links = tuple(Link(float(x), price, d) for x, d in zip(c, (0.05, 0.01, 0.05), strict=True))
@@ -389,7 +394,8 @@ def dummynet_pf_prediction() -> np.ndarray:
 
 
 def theory_numbers() -> dict[str, float]:
-    """The catalog's derived model values and Prop 1's linear-map ratio."""
+    """Model values the paper does not print, our own computation (``derived.*`` in
+    config/originals/tang.yaml), and Prop 1's linear-map ratio."""
     out: dict[str, float] = {}
     i = fig1_theory("fig09", np.array([10.0, 600.0]), "per_second", True)
     out["derived.exp3.readingi.a.reno_mbps"] = float(
@@ -905,43 +911,61 @@ def fig12_comparison(w: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.DataFrame(r13), pd.DataFrame(r14)
 
 
+#: Experiments of the analysis step (``python -m analysis.tang EXP``).
+EXPERIMENTS = (*TABLE, "fig09", "fig10", "fig11", "fig12", *EXTENSIONS, *SHIFT_EXTENSIONS)
+#: The further tables (in the step's ``extra/`` folder) the claims read, per experiment.
+CLAIMS_EXTRA = {
+    "exp1": ("traces",),
+    "fig11": ("traces",),
+    **{e: ("traces",) for e in SHIFT_EXTENSIONS},
+    "fig09": ("theory",),
+    "fig10": ("theory",),
+}
+
+
+def claims_tables(tidy_paths: Sequence[Path]) -> dict[str, pd.DataFrame]:
+    """The tables the claims read: each experiment's tidy table, named by its path
+    (results/tang/<experiment>/<fidelity>/tidy.csv), and as ``<experiment>_<table>`` the
+    further tables of :data:`CLAIMS_EXTRA` from the ``extra/`` folder next to it."""
+    tables = {}
+    for p in tidy_paths:
+        name = p.parent.parent.name
+        tables[name] = pd.read_csv(p)
+        for kind in CLAIMS_EXTRA.get(name, ()):
+            tables[f"{name}_{kind}"] = pd.read_csv(p.parent / "extra" / f"{kind}.csv")
+    return tables
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Tang et al. 2005 analysis")
-    ap.add_argument("experiment")
-    ap.add_argument("--tidy", type=Path, required=True)
-    ap.add_argument("--numbers", type=Path, required=True)
-    ap.add_argument("--traces", type=Path, help="queue/throughput traces (trace experiments)")
-    ap.add_argument("--theory", type=Path, help="model curves (fig09, fig10)")
-    ap.add_argument("runs", type=Path, nargs="*", help="run folders or their summary.json")
-    a = ap.parse_intermixed_args(argv)
-    dirs = [r.parent if r.name == "summary.json" else r for r in a.runs]
+    ap = analysis_parser(
+        "python -m analysis.tang", "Tang et al. 2005 analysis", [*EXPERIMENTS, "theory", "claims"]
+    )
+    a = parse(ap, argv)
+    need(ap, a, "--tidy", "--numbers", "--extra")
     numbers: dict[str, float | bool]
-    if a.experiment == "theory":
+    if a.step == "theory":
+        extra_dir(ap, a)
         tidy, nums = theory()
         numbers = dict(nums)
-    elif a.experiment == "claims":
-        # results/tang/<experiment>/<fidelity>/{tidy,traces,theory}.csv
-        tables = {}
-        for p in a.runs:
-            name = p.parent.parent.name
-            tables[name if p.stem == "tidy" else f"{name}_{p.stem}"] = pd.read_csv(p)
-        bools, checks = claims(tables)
+    elif a.step == "claims":
+        need(ap, a, "--inputs", "--claims")
+        extra_dir(ap, a)
+        bools, checks = claims(claims_tables(a.inputs))
         tidy, numbers = pd.DataFrame({"key": sorted(checks)}), dict(bools)
-        write_claims(checks, a.numbers.with_name("claims-checks.csv"))
+        write_claims(checks, a.claims)
     else:
-        tidy, nums = analyse(a.experiment, dirs)
+        need(ap, a, "--runs")
+        dirs = run_dirs(a.runs)
+        extra = extra_dir(ap, a)
+        tidy, nums = analyse(a.step, dirs)
         numbers = dict(nums)
-        if a.traces is not None:
-            a.traces.parent.mkdir(parents=True, exist_ok=True)
-            write_tidy(traces(dirs), a.traces)
-        if a.theory is not None:
-            a.theory.parent.mkdir(parents=True, exist_ok=True)
-            th = (
-                theory_for_runs(a.experiment, tidy)
-                if a.experiment in ("fig09", "fig10")
-                else pd.DataFrame(columns=["x"])
-            )
-            write_tidy(th, a.theory)
+        write_tidy(traces(dirs), extra / "traces.csv")
+        th = (
+            theory_for_runs(a.step, tidy)
+            if a.step in ("fig09", "fig10")
+            else pd.DataFrame(columns=["x"])
+        )
+        write_tidy(th, extra / "theory.csv")
     write_tidy(tidy, a.tidy)
     write_numbers(numbers, a.numbers)
     return 0

@@ -389,3 +389,52 @@ def test_second_half_utilisation() -> None:
         for x in t
     ]
     assert tang.second_half_utilisation(pd.DataFrame(rows), 1) == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize(
+    ("argv", "missing"),
+    [
+        (["exp1", "--tidy", "t.csv", "--numbers", "n.csv", "--extra", "x"], "--runs"),
+        (["exp1", "--runs", "r", "--tidy", "t.csv", "--numbers", "n.csv"], "--extra"),
+        (["theory", "--tidy", "t.csv", "--extra", "x"], "--numbers"),
+        (["claims", "--tidy", "t.csv", "--numbers", "n.csv", "--extra", "x"], "--inputs, --claims"),
+    ],
+)
+def test_cli_names_a_missing_flag(
+    argv: list[str], missing: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as e:
+        tang.main(argv)
+    assert e.value.code == 2
+    assert f"needs {missing}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "missing"),
+    [
+        (
+            [
+                "fig09",
+                "--tidy",
+                "t.csv",
+                "--originals",
+                "o.yaml",
+                "--pdf",
+                "f.pdf",
+                "--tex",
+                "f.tex",
+            ],
+            "--extra",
+        ),
+        (["table1", "--tidy", "t.csv", "--originals", "o.yaml"], "--tex"),
+    ],
+)
+def test_plot_cli_names_a_missing_flag(
+    argv: list[str], missing: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from analysis.plots import tang as plots
+
+    with pytest.raises(SystemExit) as e:
+        plots.main(argv)
+    assert e.value.code == 2
+    assert f"needs {missing}" in capsys.readouterr().err
