@@ -1,4 +1,4 @@
-"""Tang, Wang, Hegde, Low 2005: from ns runs to tidy tables, regenerated numbers and claims.
+r"""Tang, Wang, Hegde, Low 2005: from ns runs to tidy tables, regenerated numbers and claims.
 
 Command line (the contract of :mod:`analysis.cli`; no step reads ``--params``)::
 

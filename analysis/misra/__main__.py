@@ -1,4 +1,4 @@
-"""``python -m analysis.misra STEP``: the contract of :mod:`analysis.cli`.
+r"""``python -m analysis.misra STEP``: the contract of :mod:`analysis.cli`.
 
     python -m analysis.misra FIG --runs RUN/summary.json ... --tidy T.csv --numbers N.csv \
         --extra DIR                        # FIG: fig01..fig07, ext01 (DIR stays empty)
@@ -10,8 +10,9 @@
 Only ``theory`` reads ``--params``: the paper's ``experiments`` and ``parameters`` (config
 section ``misra``), whose paper-fidelity runs are the set-ups it evaluates. The figure steps
 read everything from their runs; ``claims`` names each input by its path and writes, as its
-tidy table, the simulations' errors against the theory (:func:`~analysis.misra.claims.
-errors_table`), which ``python -m analysis.plots.misra errors`` typesets.
+tidy table, the simulations' errors against the theory
+(:func:`analysis.misra.claims.errors_table`), which ``python -m analysis.plots.misra errors``
+typesets.
 """
 
 from __future__ import annotations

@@ -12,7 +12,9 @@ from analysis import config as ccr
 from analysis.models import misra as models
 
 PAPER = "misra"
+#: The parameter sets k of Experiments A and B (expa_s<k>, expb_s<k>, Sec III.C).
 SETS = (1, 2, 3, 4)
+#: Figure -> the experiments whose runs it uses (the one place that says so).
 FIGURE_EXPERIMENTS: dict[str, tuple[str, ...]] = {
     "fig01": ("expa_s1",),
     "fig02": ("expa_s2",),
@@ -23,6 +25,7 @@ FIGURE_EXPERIMENTS: dict[str, tuple[str, ...]] = {
     "fig07": ("sec4_c2",),
     "ext01": ("nflows", "nflows_deep"),
 }
+#: Figures 1-5: capacity sweeps against the fixed point of Sec III.
 CAPACITY_FIGURES = ("fig01", "fig02", "fig03", "fig04", "fig05")
 #: Figures 6 and 7: the swept window-rule parameter.
 WINDOW_FIGURES = {"fig06": "alpha", "fig07": "c2"}

@@ -1,4 +1,4 @@
-"""Figures of Misra, Baras, Ott (Figures 1-7 and the N-flow extension ext01).
+r"""Figures of Misra, Baras, Ott (Figures 1-7 and the N-flow extension ext01).
 
 Simulation: markers (one per seed, mean joined by a dashed line where useful); theory: solid
 lines (fixed point of Sec III, window distribution of Sec IV). The model's values the paper

@@ -1,4 +1,4 @@
-"""Figures and tables of Tang, Wang, Hegde, Low 2005.
+r"""Figures and tables of Tang, Wang, Hegde, Low 2005.
 
 Command line (the contract of :mod:`analysis.cli`; no item reads ``--params`` or
 ``--numbers``)::
