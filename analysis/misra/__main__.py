@@ -21,11 +21,10 @@ import sys
 from collections.abc import Sequence
 
 from analysis.cli import analysis_parser, extra_dir, need, param, parse, run_dirs
-from analysis.misra.claims import errors_table, sim_claims, tables_of
 from analysis.misra.setup import FIGURE_EXPERIMENTS, PAPER
-from analysis.misra.theory import theory_claims, theory_numbers
-from analysis.misra.tidy import analyse
 from analysis.numbers import write_claims, write_numbers, write_tidy
+
+# Each step imports the module of its job only (theory and claims import tidy in turn).
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -37,6 +36,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = parse(ap, argv)
     need(ap, a, "--numbers")
     if a.step == "theory":
+        from analysis.misra.theory import theory_claims, theory_numbers
+
         need(ap, a, "--claims")
         config = {PAPER: {k: param(ap, a, k) for k in ("experiments", "parameters")}}
         write_numbers(theory_numbers(config), a.numbers)
@@ -44,6 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     need(ap, a, "--tidy", "--extra")
     if a.step == "claims":
+        from analysis.misra.claims import errors_table, sim_claims, tables_of
+
         need(ap, a, "--inputs", "--claims")
         extra_dir(ap, a)
         tables = tables_of(a.inputs)
@@ -52,6 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_claims(checks, a.claims)
         write_tidy(errors_table(tables), a.tidy)
         return 0
+    from analysis.misra.tidy import analyse
+
     need(ap, a, "--runs")
     extra_dir(ap, a)
     tidy, numbers = analyse(a.step, run_dirs(a.runs))
