@@ -1,10 +1,15 @@
-"""Tang, Wang, Hegde, Low 2005: from ns runs to tidy tables, regenerated numbers and claims.
+r"""Tang, Wang, Hegde, Low 2005: from ns runs to tidy tables, regenerated numbers and claims.
 
-Usage (called by rules/tang.smk)::
+Command line (the contract of :mod:`analysis.cli`; no step reads ``--params``)::
 
-    python -m analysis.tang exp1 --tidy T.csv --traces TR.csv --numbers N.csv RUN/summary.json ...
-    python -m analysis.tang theory --tidy T.csv --numbers N.csv
-    python -m analysis.tang claims --tidy T.csv --numbers N.csv EXP/FID/tidy.csv ...
+    python -m analysis.tang EXP --runs RUN/summary.json ... --tidy T.csv --numbers N.csv \
+        --extra DIR            # DIR/traces.csv, DIR/theory.csv
+    python -m analysis.tang theory --tidy T.csv --numbers N.csv --extra DIR
+    python -m analysis.tang claims --inputs results/tang/EXP/FID/tidy.csv ... --tidy T.csv \
+        --numbers N.csv --claims C.csv --extra DIR
+
+``claims`` names each input by its path (``results/tang/<experiment>/<fidelity>/tidy.csv``)
+and reads the traces and model curves it needs from the ``extra/`` folder next to it.
 
 Every run is one tcl/tang/chain.tcl network (three links in a chain, flow groups on
 contiguous runs of links). Rates are averaged over the window [measure_from, duration] from
@@ -14,7 +19,6 @@ counters never overflow.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,7 +27,27 @@ import numpy as np
 import pandas as pd
 
 from analysis import nsio
-from analysis.models import tang as models
+from analysis.cli import analysis_parser, extra_dir, need, parse, run_dirs
+from analysis.models.tang.network import (
+    Flow,
+    LinearPrice,
+    Link,
+    Network,
+    RedPrice,
+    mbps_to_pkts,
+    pkts_to_mbps,
+)
+from analysis.models.tang.recipes import (
+    Fig1Setup,
+    Fig12Setup,
+    fig9_curves,
+    fig10_curves,
+    fig13_curves,
+    prop1_condition,
+    prop2_vegas_rates,
+    prop3_alpha,
+)
+from analysis.models.tang.solver import find_equilibria
 from analysis.numbers import write_claims, write_numbers, write_tidy
 
 #: Routes (0-based link indices) of the groups of each topology, as tcl/tang/chain.tcl.
@@ -65,7 +89,7 @@ EXTENSIONS = {
 }
 #: Beyond the paper: Experiment 5 (Figure 11) variants.
 SHIFT_EXTENSIONS = {"ext3": "K2 = 2000"}
-EWMA_TAU = 1.0  # s, time constant of the plotted queue average (catalog T10)
+EWMA_TAU = 1.0  # s, time constant of the plotted queue average (our choice)
 
 
 def _mbps(pkts_per_s: float | np.ndarray, pkt_size: float) -> float | np.ndarray:
@@ -156,8 +180,8 @@ LINK_RATES = ("bw1", "bw2")
 def traces(run_dirs: Sequence[Path]) -> pd.DataFrame:
     """Queue and throughput traces of the seed-1 run of each scenario (Figs 3-4, 6-8, 11).
 
-    Per link and sample: qlen (instantaneous), q_ewma (EWMA with time constant EWMA_TAU,
-    catalog T10), and the link throughput (Mbps) in the sampling bins of the counters.
+    Per link and sample: qlen (instantaneous), q_ewma (EWMA with time constant EWMA_TAU, our
+    choice), and the link throughput (Mbps) in the sampling bins of the counters.
     """
     frames = []
     for d in run_dirs:
@@ -312,19 +336,15 @@ FIG10_GRID = np.arange(5000.0, 11001.0, 250.0)
 BRANCH_FIRST = {"reno_first": "long", "vegas_first": "short"}
 
 
-def fig1_setup(alpha_unit: str, queueing: bool) -> models.Fig1Setup:
-    return models.Fig1Setup(alpha_unit=alpha_unit, reno_rtt_includes_queueing=queueing)  # type: ignore[arg-type]
+def fig1_setup(alpha_unit: str, queueing: bool) -> Fig1Setup:
+    return Fig1Setup(alpha_unit=alpha_unit, reno_rtt_includes_queueing=queueing)  # type: ignore[arg-type]
 
 
 def fig1_theory(figure: str, values: np.ndarray, alpha_unit: str, queueing: bool) -> pd.DataFrame:
     """Fig 9 (K2 sweep, K1 = 10000) or Fig 10 (K1 sweep, K2 = 100) model curves, both branches:
     Reno Mbps and utilisation of links 1 and 2, feasible = an equilibrium (Rx <= c)."""
     s = fig1_setup(alpha_unit, queueing)
-    c = (
-        models.fig9_curves(values, setup=s)
-        if figure == "fig09"
-        else models.fig10_curves(values, setup=s)
-    )
+    c = fig9_curves(values, setup=s) if figure == "fig09" else fig10_curves(values, setup=s)
     rows = []
     for branch in ("reno_first", "vegas_first"):
         b = getattr(c, branch)
@@ -358,25 +378,24 @@ def theory_for_runs(figure: str, w: pd.DataFrame) -> pd.DataFrame:
 
 
 def dummynet_pf_prediction() -> np.ndarray:
-    """Catalog's derived Table 3 check: weighted proportional fairness (Prop 2 with every link
-    at capacity) of the all-FAST Experiment 1 network, path aggregates in Mbps."""
-    c = models.mbps_to_pkts(np.array([110.0, 150.0, 110.0]))
-    price = models.RedPrice(0.0, 1.0, 1.0)
-    links = tuple(
-        models.Link(float(x), price, d) for x, d in zip(c, (0.05, 0.01, 0.05), strict=True)
-    )
+    """Our own computation for Table 3 (Sec 5.2): weighted proportional fairness (Prop 2, eq. 15,
+    with every link at capacity) of the all-FAST Experiment 1 network, path aggregates in Mbps."""
+    c = mbps_to_pkts(np.array([110.0, 150.0, 110.0]))
+    price = RedPrice(0.0, 1.0, 1.0)
+    links = tuple(Link(float(x), price, d) for x, d in zip(c, (0.05, 0.01, 0.05), strict=True))
     flows = (
-        models.Flow("fast", (0, 1), 2, None, 50.0),
-        models.Flow("fast", (1, 2), 2, None, 50.0),
-        models.Flow("fast", (0, 1, 2), 8, None, 30.0),
+        Flow("fast", (0, 1), 2, None, 50.0),
+        Flow("fast", (1, 2), 2, None, 50.0),
+        Flow("fast", (0, 1, 2), 8, None, 30.0),
     )
-    net = models.Network(links, flows)
-    rates = models.prop2_vegas_rates(net, c) * net.counts
-    return np.asarray(models.pkts_to_mbps(rates))
+    net = Network(links, flows)
+    rates = prop2_vegas_rates(net, c) * net.counts
+    return np.asarray(pkts_to_mbps(rates))
 
 
 def theory_numbers() -> dict[str, float]:
-    """The catalog's derived model values and Prop 1's linear-map ratio."""
+    """Model values the paper does not print, our own computation (``derived.*`` in
+    config/originals/tang.yaml), and Prop 1's linear-map ratio."""
     out: dict[str, float] = {}
     i = fig1_theory("fig09", np.array([10.0, 600.0]), "per_second", True)
     out["derived.exp3.readingi.a.reno_mbps"] = float(
@@ -392,14 +411,14 @@ def theory_numbers() -> dict[str, float]:
     pf = dummynet_pf_prediction()
     for k in range(3):
         out[f"derived.table3.weighted_pf_prediction.path{k + 1}"] = float(pf[k])
-    s = models.Fig1Setup()
-    c1 = float(models.mbps_to_pkts(s.c1_mbps))
-    c2 = float(models.mbps_to_pkts(s.c2_mbps))
-    chk = models.prop1_condition(
+    s = Fig1Setup()
+    c1 = float(mbps_to_pkts(s.c1_mbps))
+    c2 = float(mbps_to_pkts(s.c2_mbps))
+    chk = prop1_condition(
         c1,
         c2,
-        models.LinearPrice(1e-4),
-        models.LinearPrice(1e-4),
+        LinearPrice(1e-4),
+        LinearPrice(1e-4),
         vegas_alpha=s.vegas_per_path * 50.0,
         reno_flows=s.reno_flows,
         reno_rtt=0.21,
@@ -415,7 +434,7 @@ def theory() -> tuple[pd.DataFrame, dict[str, float]]:
     for unit, q in (("packets", False), ("per_second", True)):
         for k2 in (10.0, 100.0, 300.0, 600.0):
             net = fig1_setup(unit, q).network(10000.0, k2)
-            for j, eq in enumerate(models.find_equilibria(net)):
+            for j, eq in enumerate(find_equilibria(net)):
                 rows.append(
                     {
                         "alpha_unit": unit,
@@ -423,7 +442,7 @@ def theory() -> tuple[pd.DataFrame, dict[str, float]]:
                         "k2": k2,
                         "equilibrium": j,
                         "saturated": "+".join(str(s + 1) for s in eq.saturated),
-                        "reno_mbps": float(models.pkts_to_mbps(eq.throughput("reno"))),
+                        "reno_mbps": float(pkts_to_mbps(eq.throughput("reno"))),
                         "util1": float(eq.utilisation[0]),
                         "util2": float(eq.utilisation[1]),
                     }
@@ -810,9 +829,9 @@ def claims(
 
 
 def model_claims() -> dict[str, tuple[bool, str]]:
-    """Claims about the model, checked on the model (analysis/models/tang.py)."""
+    """Claims about the model, checked on the model (analysis/models/tang/)."""
     out: dict[str, tuple[bool, str]] = {}
-    eqs = models.find_equilibria(fig1_setup("packets", False).network(3500.0, 500.0))
+    eqs = find_equilibria(fig1_setup("packets", False).network(3500.0, 500.0))
     sets = sorted("+".join(str(s + 1) for s in e.saturated) for e in eqs)
     out["prop1.two_equilibria"] = (
         {"1+3", "2"} <= set(sets),
@@ -826,7 +845,7 @@ def model_claims() -> dict[str, tuple[bool, str]]:
         f"k2 lower bound / k1 upper bound of the linear-map condition = {c:.6f} (2 expected)",
     )
     pf = dummynet_pf_prediction()
-    c13 = models.fig13_curves([4.0, 8.0, 12.0, 16.0, 20.0])
+    c13 = fig13_curves([4.0, 8.0, 12.0, 16.0, 20.0])
     gap = float(np.nanmax(np.abs(c13.prop2 - c13.model) / c13.model))
     out["prop2.intra_protocol"] = (
         gap < 1e-6,
@@ -834,11 +853,11 @@ def model_claims() -> dict[str, tuple[bool, str]]:
         f"their own per-link load: max rel. gap {gap:.1e} (all-FAST Dummynet weighted-PF "
         f"prediction {pf.round(1).tolist()} Mbps)",
     )
-    net = models.Fig12Setup(reno_rtt_includes_queueing=False).network(10.0)
-    eq = models.find_equilibria(net)[0]
+    net = Fig12Setup(reno_rtt_includes_queueing=False).network(10.0)
+    eq = find_equilibria(net)[0]
     vegas = ~net.is_reno
     target = eq.rate[vegas]
-    a = models.prop3_alpha(net, target)
+    a = prop3_alpha(net, target)
     got = net.alpha_packets[vegas]
     gap3 = float(np.max(np.abs(a - got) / got))
     out["prop3.inter_protocol"] = (
@@ -862,7 +881,7 @@ def fig12_comparison(w: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     g = w[w["what"] == "group"].groupby(["alpha", "idx"])["pkts"].mean().unstack()
     lk = w[w["what"] == "link"].groupby(["alpha", "idx"])["qmean"].mean().unstack()
     r13, r14 = [], []
-    setup = models.Fig12Setup()
+    setup = Fig12Setup()
     for a2, row in g.iterrows():
         net = setup.network(float(a2))
         vegas = ~net.is_reno
@@ -874,7 +893,7 @@ def fig12_comparison(w: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         p2 = np.where(path_delay > 0, p2, np.nan)
         for k in range(3):
             r13.append({"alpha": a2, "group": k + 1, "measured": x[k], "prop2": p2[k]})
-        eqs = models.find_equilibria(net)
+        eqs = find_equilibria(net)
         mv = float(np.sum(x[vegas][net.routing[1, vegas].astype(bool)]))
         mr = float(np.sum(x[~vegas][net.routing[1, ~vegas].astype(bool)]))
         if eqs:
@@ -892,43 +911,61 @@ def fig12_comparison(w: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.DataFrame(r13), pd.DataFrame(r14)
 
 
+#: Experiments of the analysis step (``python -m analysis.tang EXP``).
+EXPERIMENTS = (*TABLE, "fig09", "fig10", "fig11", "fig12", *EXTENSIONS, *SHIFT_EXTENSIONS)
+#: The further tables (in the step's ``extra/`` folder) the claims read, per experiment.
+CLAIMS_EXTRA = {
+    "exp1": ("traces",),
+    "fig11": ("traces",),
+    **{e: ("traces",) for e in SHIFT_EXTENSIONS},
+    "fig09": ("theory",),
+    "fig10": ("theory",),
+}
+
+
+def claims_tables(tidy_paths: Sequence[Path]) -> dict[str, pd.DataFrame]:
+    """The tables the claims read: each experiment's tidy table, named by its path
+    (results/tang/<experiment>/<fidelity>/tidy.csv), and as ``<experiment>_<table>`` the
+    further tables of :data:`CLAIMS_EXTRA` from the ``extra/`` folder next to it."""
+    tables = {}
+    for p in tidy_paths:
+        name = p.parent.parent.name
+        tables[name] = pd.read_csv(p)
+        for kind in CLAIMS_EXTRA.get(name, ()):
+            tables[f"{name}_{kind}"] = pd.read_csv(p.parent / "extra" / f"{kind}.csv")
+    return tables
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Tang et al. 2005 analysis")
-    ap.add_argument("experiment")
-    ap.add_argument("--tidy", type=Path, required=True)
-    ap.add_argument("--numbers", type=Path, required=True)
-    ap.add_argument("--traces", type=Path, help="queue/throughput traces (trace experiments)")
-    ap.add_argument("--theory", type=Path, help="model curves (fig09, fig10)")
-    ap.add_argument("runs", type=Path, nargs="*", help="run folders or their summary.json")
-    a = ap.parse_intermixed_args(argv)
-    dirs = [r.parent if r.name == "summary.json" else r for r in a.runs]
+    ap = analysis_parser(
+        "python -m analysis.tang", "Tang et al. 2005 analysis", [*EXPERIMENTS, "theory", "claims"]
+    )
+    a = parse(ap, argv)
+    need(ap, a, "--tidy", "--numbers", "--extra")
     numbers: dict[str, float | bool]
-    if a.experiment == "theory":
+    if a.step == "theory":
+        extra_dir(ap, a)
         tidy, nums = theory()
         numbers = dict(nums)
-    elif a.experiment == "claims":
-        # results/tang/<experiment>/<fidelity>/{tidy,traces,theory}.csv
-        tables = {}
-        for p in a.runs:
-            name = p.parent.parent.name
-            tables[name if p.stem == "tidy" else f"{name}_{p.stem}"] = pd.read_csv(p)
-        bools, checks = claims(tables)
+    elif a.step == "claims":
+        need(ap, a, "--inputs", "--claims")
+        extra_dir(ap, a)
+        bools, checks = claims(claims_tables(a.inputs))
         tidy, numbers = pd.DataFrame({"key": sorted(checks)}), dict(bools)
-        write_claims(checks, a.numbers.with_name("claims-checks.csv"))
+        write_claims(checks, a.claims)
     else:
-        tidy, nums = analyse(a.experiment, dirs)
+        need(ap, a, "--runs")
+        dirs = run_dirs(a.runs)
+        extra = extra_dir(ap, a)
+        tidy, nums = analyse(a.step, dirs)
         numbers = dict(nums)
-        if a.traces is not None:
-            a.traces.parent.mkdir(parents=True, exist_ok=True)
-            write_tidy(traces(dirs), a.traces)
-        if a.theory is not None:
-            a.theory.parent.mkdir(parents=True, exist_ok=True)
-            th = (
-                theory_for_runs(a.experiment, tidy)
-                if a.experiment in ("fig09", "fig10")
-                else pd.DataFrame(columns=["x"])
-            )
-            write_tidy(th, a.theory)
+        write_tidy(traces(dirs), extra / "traces.csv")
+        th = (
+            theory_for_runs(a.step, tidy)
+            if a.step in ("fig09", "fig10")
+            else pd.DataFrame(columns=["x"])
+        )
+        write_tidy(th, extra / "theory.csv")
     write_tidy(tidy, a.tidy)
     write_numbers(numbers, a.numbers)
     return 0

@@ -344,7 +344,7 @@ def base_params(cfg: dict) -> dict:
 
 def test_run_measures_the_window(ns_binary: Path, base_params: dict, tmp_path: Path) -> None:
     p = {**base_params, **aks.Point("sack", "red", 1, 0.5, 4, 0.8).params(), "seed": 3}
-    nsrun.run(ns_binary, experiment.tcl_script("akella2002", "dumbbell"), tmp_path / "s3", p)
+    nsrun.run(ns_binary, ccr.tcl_script("akella2002", "dumbbell"), tmp_path / "s3", p)
     s = json.loads((tmp_path / "s3" / "summary.json").read_text())
     assert s["results"]["window_s"] == 8 and s["results"]["numdupacks"] == 3
     rows = aks.read_point_rows(tmp_path, [3])
@@ -379,7 +379,7 @@ def test_script_rejects_bad_input(
 ) -> None:
     p = {**base_params, **aks.Point("sack", "red", 1, 0.5, 1, 0.5).params(), "seed": 1, **override}
     with pytest.raises(nsrun.NsRunError, match=message):
-        nsrun.run(ns_binary, experiment.tcl_script("akella2002", "dumbbell"), tmp_path / "bad", p)
+        nsrun.run(ns_binary, ccr.tcl_script("akella2002", "dumbbell"), tmp_path / "bad", p)
     assert not (tmp_path / "bad" / "summary.json").exists()
 
 

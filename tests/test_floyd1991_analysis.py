@@ -18,7 +18,7 @@ def runs(cfg: dict, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory) -
     for n in (2, 3):
         d = tmp_path_factory.mktemp("floyd") / f"n{n}"
         nsrun.run(
-            ns_binary, experiment.tcl_script("floyd1991", "gateways"), d, {**base, "n": n, "duration": 150}
+            ns_binary, ccr.tcl_script("floyd1991", "gateways"), d, {**base, "n": n, "duration": 150}
         )
         out.append(d)
     return out

@@ -21,7 +21,7 @@ def _base(cfg: dict, experiment: str) -> dict:
 
 
 def _run(ns: Path, family: str, out: Path, params: dict) -> Path:
-    nsrun.run(ns, experiment.tcl_script("gao", family), out, params)
+    nsrun.run(ns, ccr.tcl_script("gao", family), out, params)
     return out
 
 
@@ -310,7 +310,7 @@ def test_bad_parameters_stop_the_run(
 ) -> None:
     params = {**_base(cfg, experiment), **change}
     with pytest.raises(nsrun.NsRunError, match="failed") as e:
-        nsrun.run(ns_binary, experiment.tcl_script("gao", family), tmp_path / "run", params)
+        nsrun.run(ns_binary, ccr.tcl_script("gao", family), tmp_path / "run", params)
     assert message in str(e.value)
 
 

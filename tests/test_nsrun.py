@@ -13,7 +13,7 @@ import pytest
 from analysis import config as ccr
 from analysis import nsio, nsrun
 
-SCRIPT = experiment.tcl_script("floyd1991", "gateways")
+SCRIPT = ccr.tcl_script("floyd1991", "gateways")
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ def runs(cfg: dict, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory) -
             continue
         d = tmp_path_factory.mktemp("tang") / r.run_id
         p = {**r.params, "duration": 20, "offset": 5, "measure_from": 10}
-        nsrun.run(ns_binary, experiment.tcl_script("tang", "chain"), d, p)
+        nsrun.run(ns_binary, ccr.tcl_script("tang", "chain"), d, p)
         out.append(d)
     return out
 
@@ -79,7 +79,7 @@ def test_bad_red_thresholds_stop_the_run(cfg: dict, ns_binary: Path, tmp_path: P
     p = dict(ccr.runs(cfg, "tang", "fig09", "smoke")[0].params)
     p.update(bmin2=1500, bmax2=100)
     with pytest.raises(nsrun.NsRunError, match="b_min"):
-        nsrun.run(ns_binary, experiment.tcl_script("tang", "chain"), tmp_path / "bad", p)
+        nsrun.run(ns_binary, ccr.tcl_script("tang", "chain"), tmp_path / "bad", p)
 
 
 def _table(
@@ -269,9 +269,9 @@ def test_fig10_claims() -> None:
 
 def _fig12(alpha2: float, scale: float) -> pd.DataFrame:
     """Figure 12 runs whose Vegas rates are ``scale`` times n alpha / path queueing delay."""
-    from analysis.models import tang as models
+    from analysis.models.tang.recipes import Fig12Setup
 
-    net = models.Fig12Setup().network(alpha2)
+    net = Fig12Setup().network(alpha2)
     q = np.array([60.0, 120.0, 30.0])  # mean queues (packets) at links 1-3
     delay = q / net.capacity
     path = net.routing.T @ delay
@@ -389,3 +389,52 @@ def test_second_half_utilisation() -> None:
         for x in t
     ]
     assert tang.second_half_utilisation(pd.DataFrame(rows), 1) == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize(
+    ("argv", "missing"),
+    [
+        (["exp1", "--tidy", "t.csv", "--numbers", "n.csv", "--extra", "x"], "--runs"),
+        (["exp1", "--runs", "r", "--tidy", "t.csv", "--numbers", "n.csv"], "--extra"),
+        (["theory", "--tidy", "t.csv", "--extra", "x"], "--numbers"),
+        (["claims", "--tidy", "t.csv", "--numbers", "n.csv", "--extra", "x"], "--inputs, --claims"),
+    ],
+)
+def test_cli_names_a_missing_flag(
+    argv: list[str], missing: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as e:
+        tang.main(argv)
+    assert e.value.code == 2
+    assert f"needs {missing}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "missing"),
+    [
+        (
+            [
+                "fig09",
+                "--tidy",
+                "t.csv",
+                "--originals",
+                "o.yaml",
+                "--pdf",
+                "f.pdf",
+                "--tex",
+                "f.tex",
+            ],
+            "--extra",
+        ),
+        (["table1", "--tidy", "t.csv", "--originals", "o.yaml"], "--tex"),
+    ],
+)
+def test_plot_cli_names_a_missing_flag(
+    argv: list[str], missing: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from analysis.plots import tang as plots
+
+    with pytest.raises(SystemExit) as e:
+        plots.main(argv)
+    assert e.value.code == 2
+    assert f"needs {missing}" in capsys.readouterr().err

@@ -14,29 +14,64 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from analysis.models import tang as tg
+from analysis.models.tang.network import (
+    DropTailPrice,
+    Equilibrium,
+    Flow,
+    LinearPrice,
+    Link,
+    Network,
+    RedPrice,
+    equilibrium_at,
+    equilibrium_residuals,
+    mbps_to_pkts,
+    pkts_to_mbps,
+    red_marking_probability,
+    red_price,
+    reno_loss_probability,
+    reno_marginal_utility,
+    reno_rate,
+    reno_utility,
+    vegas_marginal_utility,
+    vegas_rate,
+    vegas_utility,
+)
+from analysis.models.tang.recipes import (
+    Fig1Setup,
+    Fig12Setup,
+    fig1_network,
+    fig9_curves,
+    fig10_curves,
+    fig13_curves,
+    fig14_curves,
+    prop1_condition,
+    prop2_reno_rates,
+    prop2_vegas_rates,
+    prop3_alpha,
+)
+from analysis.models.tang.solver import find_equilibria, solve_active_set
 
 # ------------------------------------------------------------------------------------------
 # helpers: an independent evaluation of the equilibrium equations
 # ------------------------------------------------------------------------------------------
 
 
-def _m(link: tg.Link, pf: float) -> float:
+def _m(link: Link, pf: float) -> float:
     """Price maps written out again: eq. (17) for RED, k p (<= 1) linear, 0 for DropTail."""
     p = link.price
-    if isinstance(p, tg.RedPrice):
+    if isinstance(p, RedPrice):
         b = pf * link.capacity
         if b <= p.b_min:
             return 0.0
         if b >= p.b_max:
             return 1.0 / p.k
         return (b - p.b_min) / (p.b_max - p.b_min) / p.k
-    if isinstance(p, tg.LinearPrice):
+    if isinstance(p, LinearPrice):
         return min(p.k * pf, 1.0)
     return 0.0
 
 
-def _max_violation(eq: tg.Equilibrium) -> float:
+def _max_violation(eq: Equilibrium) -> float:
     """Largest relative violation of (1)-(4), (7), (10), (17), from eq's rates and delays."""
     net = eq.network
     worst = 0.0
@@ -77,29 +112,29 @@ def _reno(q: float, t: float) -> float:
 @pytest.mark.parametrize(
     ("make", "match"),
     [
-        (lambda: tg.Link(-100.0, tg.DropTailPrice()), r"^capacity must be > 0"),
-        (lambda: tg.Link(0.0, tg.DropTailPrice()), r"^capacity must be > 0"),
-        (lambda: tg.Link(100.0, tg.DropTailPrice(), delay=-0.1), r"^delay must be >= 0"),
-        (lambda: tg.Link(100.0, "red"), r"^price must be a RedPrice"),
-        (lambda: tg.Flow("cubic", (0,)), r"^protocol must be one of"),
-        (lambda: tg.Flow("vegas", (0,), alpha=0.0), r"^alpha must be > 0"),
-        (lambda: tg.Flow("fast", (0,), alpha=-5.0), r"^alpha must be > 0"),
-        (lambda: tg.Flow("vegas", (0,)), r"needs alpha > 0"),
-        (lambda: tg.Flow("reno", (0,), alpha=1.0), r"must not set it"),
-        (lambda: tg.Flow("vegas", (0,), alpha=1.0, alpha_unit="bytes"), r"^alpha_unit"),
-        (lambda: tg.Flow("reno", ()), r"at least one link"),
-        (lambda: tg.Flow("reno", (0, 0)), r"must not repeat"),
-        (lambda: tg.Flow("reno", (0,), count=0), r"^count must be an integer >= 1"),
-        (lambda: tg.Flow("reno", (0,), rtt=0.0), r"^rtt must be > 0"),
-        (lambda: tg.RedPrice(100, 100, 10), r"b_min < b_max"),
-        (lambda: tg.RedPrice(200, 100, 10), r"b_min < b_max"),
-        (lambda: tg.RedPrice(-1, 100, 10), r"^b_min must be >= 0"),
-        (lambda: tg.RedPrice(0, 100, 0.5), r"^K \(RED slope"),
-        (lambda: tg.LinearPrice(0.0), r"must be > 0"),
-        (lambda: tg.red_price(0.01, -5.0, 0, 100, 10), r"^capacity must be > 0"),
-        (lambda: tg.red_marking_probability(10, 50, 20, 10), r"b_min < b_max"),
-        (lambda: tg.vegas_rate(0.0, 0.1), r"^alpha must be > 0"),
-        (lambda: tg.reno_rate(0.01, -1.0), r"^rtt must be > 0"),
+        (lambda: Link(-100.0, DropTailPrice()), r"^capacity must be > 0"),
+        (lambda: Link(0.0, DropTailPrice()), r"^capacity must be > 0"),
+        (lambda: Link(100.0, DropTailPrice(), delay=-0.1), r"^delay must be >= 0"),
+        (lambda: Link(100.0, "red"), r"^price must be a RedPrice"),
+        (lambda: Flow("cubic", (0,)), r"^protocol must be one of"),
+        (lambda: Flow("vegas", (0,), alpha=0.0), r"^alpha must be > 0"),
+        (lambda: Flow("fast", (0,), alpha=-5.0), r"^alpha must be > 0"),
+        (lambda: Flow("vegas", (0,)), r"needs alpha > 0"),
+        (lambda: Flow("reno", (0,), alpha=1.0), r"must not set it"),
+        (lambda: Flow("vegas", (0,), alpha=1.0, alpha_unit="bytes"), r"^alpha_unit"),
+        (lambda: Flow("reno", ()), r"at least one link"),
+        (lambda: Flow("reno", (0, 0)), r"must not repeat"),
+        (lambda: Flow("reno", (0,), count=0), r"^count must be an integer >= 1"),
+        (lambda: Flow("reno", (0,), rtt=0.0), r"^rtt must be > 0"),
+        (lambda: RedPrice(100, 100, 10), r"b_min < b_max"),
+        (lambda: RedPrice(200, 100, 10), r"b_min < b_max"),
+        (lambda: RedPrice(-1, 100, 10), r"^b_min must be >= 0"),
+        (lambda: RedPrice(0, 100, 0.5), r"^K \(RED slope"),
+        (lambda: LinearPrice(0.0), r"must be > 0"),
+        (lambda: red_price(0.01, -5.0, 0, 100, 10), r"^capacity must be > 0"),
+        (lambda: red_marking_probability(10, 50, 20, 10), r"b_min < b_max"),
+        (lambda: vegas_rate(0.0, 0.1), r"^alpha must be > 0"),
+        (lambda: reno_rate(0.01, -1.0), r"^rtt must be > 0"),
     ],
 )
 def test_bad_input_raises(make, match: str) -> None:
@@ -108,24 +143,24 @@ def test_bad_input_raises(make, match: str) -> None:
 
 
 def test_bad_network_raises() -> None:
-    link = tg.Link(100.0, tg.RedPrice(0, 50, 10))
+    link = Link(100.0, RedPrice(0, 50, 10))
     with pytest.raises(ValueError, match=r"uses link 1 but the network has 1 links"):
-        tg.Network((link,), (tg.Flow("reno", (1,), rtt=0.1),))
+        Network((link,), (Flow("reno", (1,), rtt=0.1),))
     with pytest.raises(ValueError, match=r"zero propagation RTT"):
-        tg.Network((link,), (tg.Flow("reno", (0,)),))  # link delay 0 and no rtt
+        Network((link,), (Flow("reno", (0,)),))  # link delay 0 and no rtt
     with pytest.raises(ValueError, match=r"at least one flow"):
-        tg.Network((link,), ())
-    net = tg.Network((link,), (tg.Flow("reno", (0,), rtt=0.1),))
+        Network((link,), ())
+    net = Network((link,), (Flow("reno", (0,), rtt=0.1),))
     with pytest.raises(ValueError, match=r"^resolution"):
-        tg.find_equilibria(net, resolution=3)
+        find_equilibria(net, resolution=3)
     with pytest.raises(ValueError, match=r"link indices must lie in"):
-        tg.solve_active_set(net, [2])
+        solve_active_set(net, [2])
     with pytest.raises(ValueError, match=r"one per link"):
-        tg.equilibrium_at(net, [0.1, 0.2])
+        equilibrium_at(net, [0.1, 0.2])
     with pytest.raises(ValueError, match=r"Prop 3 needs a constant Reno RTT"):
-        tg.prop3_alpha(tg.Fig12Setup().network(4.0), [1.0, 1.0, 1.0])
+        prop3_alpha(Fig12Setup().network(4.0), [1.0, 1.0, 1.0])
     with pytest.raises(ValueError, match=r"^layout"):
-        tg.Fig12Setup(layout="ring").network(4.0)  # type: ignore[arg-type]
+        Fig12Setup(layout="ring").network(4.0)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------------------------------
@@ -135,31 +170,31 @@ def test_bad_network_raises() -> None:
 
 def test_units_and_per_flow_relations() -> None:
     # Sec 5.1: 100 Mbps = 8.33 pkts/ms with 1500-byte packets; 150 Mbps = 12.5 pkts/ms
-    assert tg.mbps_to_pkts(100.0) == pytest.approx(1e8 / 12000, rel=1e-15)
-    assert tg.mbps_to_pkts(150.0) == pytest.approx(12500.0, rel=1e-15)
-    assert tg.pkts_to_mbps(12500.0) == pytest.approx(150.0, rel=1e-15)
+    assert mbps_to_pkts(100.0) == pytest.approx(1e8 / 12000, rel=1e-15)
+    assert mbps_to_pkts(150.0) == pytest.approx(12500.0, rel=1e-15)
+    assert pkts_to_mbps(12500.0) == pytest.approx(150.0, rel=1e-15)
     # eq (4): x = 200 pkts/s, T = 0.1 s -> xT = 20, q = 2/402; and back
-    assert tg.reno_loss_probability(200.0, 0.1) == pytest.approx(2 / 402, rel=1e-14)
-    assert tg.reno_rate(2 / 402, 0.1) == pytest.approx(200.0, rel=1e-12)
-    assert tg.reno_rate(0.0, 0.1) == math.inf
-    assert tg.reno_rate(1.5, 0.1) == 0.0  # additive eq (1) above 1
+    assert reno_loss_probability(200.0, 0.1) == pytest.approx(2 / 402, rel=1e-14)
+    assert reno_rate(2 / 402, 0.1) == pytest.approx(200.0, rel=1e-12)
+    assert reno_rate(0.0, 0.1) == math.inf
+    assert reno_rate(1.5, 0.1) == 0.0  # additive eq (1) above 1
     # eq (6): U(x) = sqrt2/T atan(xT/sqrt2); U' = eq (4) (finite difference)
     h = 1e-3
-    du = (tg.reno_utility(200.0 + h, 0.1) - tg.reno_utility(200.0 - h, 0.1)) / (2 * h)
-    assert du == pytest.approx(tg.reno_marginal_utility(200.0, 0.1), rel=1e-8)
+    du = (reno_utility(200.0 + h, 0.1) - reno_utility(200.0 - h, 0.1)) / (2 * h)
+    assert du == pytest.approx(reno_marginal_utility(200.0, 0.1), rel=1e-8)
     # eqs (7), (9): x = alpha/q; U = alpha log x, U' = alpha/x
-    assert tg.vegas_rate(5.5, 0.011) == pytest.approx(500.0, rel=1e-14)
-    assert tg.vegas_utility(math.e, 3.0) == pytest.approx(3.0, rel=1e-15)
-    assert tg.vegas_marginal_utility(500.0, 5.5) == pytest.approx(0.011, rel=1e-15)
+    assert vegas_rate(5.5, 0.011) == pytest.approx(500.0, rel=1e-14)
+    assert vegas_utility(math.e, 3.0) == pytest.approx(3.0, rel=1e-15)
+    assert vegas_marginal_utility(500.0, 5.5) == pytest.approx(0.011, rel=1e-15)
 
 
 def test_red_eq16_eq17() -> None:
     # (b_min, b_max, K) = (100, 1500, 10): b = 800 -> (700/1400)/10 = 0.05; flat 0 / 0.1 outside
-    p = tg.red_marking_probability([50.0, 100.0, 800.0, 1500.0, 4000.0], 100, 1500, 10)
+    p = red_marking_probability([50.0, 100.0, 800.0, 1500.0, 4000.0], 100, 1500, 10)
     assert np.allclose(p, [0.0, 0.0, 0.05, 0.1, 0.1], rtol=0, atol=1e-15)
     # eq (17) on a 12500 pkts/s link: delay 0.064 s is a queue of 800 packets
-    assert tg.red_price(0.064, 12500.0, 100, 1500, 10) == pytest.approx(0.05, rel=1e-13)
-    red = tg.RedPrice(100, 1500, 10)
+    assert red_price(0.064, 12500.0, 100, 1500, 10) == pytest.approx(0.05, rel=1e-13)
+    red = RedPrice(100, 1500, 10)
     assert red.inverse(0.05, 12500.0) == pytest.approx(0.064, rel=1e-13)
     assert red.breakpoints(12500.0) == pytest.approx((0.008, 0.12))
     with pytest.raises(ValueError, match=r"exceeds the RED maximum"):
@@ -179,11 +214,11 @@ def test_single_link_reno_closed_form() -> None:
     p^f = (b_min + K q (b_max - b_min)) / c (queue b = c p^f). With c = 1000, N = 2, T = 0.1,
     (b_min, b_max, K) = (10, 110, 10): x = 500, q = 2/2502, p^f = (10 + 1000 q)/1000.
     """
-    red = tg.RedPrice(10, 110, 10)
-    net = tg.Network(
-        (tg.Link(1000.0, red),), (tg.Flow("reno", (0,), 2, 0.1),), reno_rtt_includes_queueing=False
+    red = RedPrice(10, 110, 10)
+    net = Network(
+        (Link(1000.0, red),), (Flow("reno", (0,), 2, 0.1),), reno_rtt_includes_queueing=False
     )
-    eqs = tg.find_equilibria(net)
+    eqs = find_equilibria(net)
     assert len(eqs) == 1
     q = 2 / 2502
     assert eqs[0].rate[0] == pytest.approx(500.0, rel=1e-10)
@@ -196,12 +231,12 @@ def test_single_link_reno_rtt_with_queueing_above_b_max() -> None:
     """T = d + p^f (footnote 1) and a queue above b_max: loss 1/K, x = c/N, so by (4)
     d + p^f = sqrt(2 (1 - 1/K) K) N / c, i.e. p^f = N sqrt(2 (K - 1)) / c - d.
     c = 1000, N = 2, K = 10, d = 1 ms: p^f = 2 sqrt(18)/1000 - 0.001 (7.49 packets > b_max = 5)."""
-    net = tg.Network(
-        (tg.Link(1000.0, tg.RedPrice(0, 5, 10)),),
-        (tg.Flow("reno", (0,), 2, 0.001),),
+    net = Network(
+        (Link(1000.0, RedPrice(0, 5, 10)),),
+        (Flow("reno", (0,), 2, 0.001),),
         reno_rtt_includes_queueing=True,
     )
-    (eq,) = tg.find_equilibria(net)
+    (eq,) = find_equilibria(net)
     assert eq.delay[0] == pytest.approx(2 * math.sqrt(18) / 1000 - 0.001, rel=1e-10)
     assert eq.rate[0] == pytest.approx(500.0, rel=1e-10)
     assert eq.loss[0] == pytest.approx(0.1, rel=1e-14)
@@ -211,40 +246,40 @@ def test_single_link_reno_rtt_with_queueing_above_b_max() -> None:
 def test_single_link_reno_without_equilibrium() -> None:
     # c T / N = 0.5 -> eq (4) needs q = 2/2.25 = 0.89 > 1/K = 0.1: RED cannot mark enough and,
     # with constant T, nothing else slows Reno down -> no equilibrium
-    net = tg.Network(
-        (tg.Link(1000.0, tg.RedPrice(0, 50, 10)),),
-        (tg.Flow("reno", (0,), 2, 0.001),),
+    net = Network(
+        (Link(1000.0, RedPrice(0, 50, 10)),),
+        (Flow("reno", (0,), 2, 0.001),),
         reno_rtt_includes_queueing=False,
     )
-    assert tg.find_equilibria(net) == []
+    assert find_equilibria(net) == []
 
 
-@pytest.mark.parametrize("price", [tg.DropTailPrice(), tg.RedPrice(0, 5, 10)])
+@pytest.mark.parametrize("price", [DropTailPrice(), RedPrice(0, 5, 10)])
 def test_single_link_vegas_closed_form(price) -> None:
     # x_i = alpha/p, sum = c -> p = N alpha / c: c = 1200, 3 flows with alpha = 2 -> 0.005 s, 400
-    net = tg.Network((tg.Link(1200.0, price),), (tg.Flow("vegas", (0,), 3, 0.1, 2.0),))
-    (eq,) = tg.find_equilibria(net)
+    net = Network((Link(1200.0, price),), (Flow("vegas", (0,), 3, 0.1, 2.0),))
+    (eq,) = find_equilibria(net)
     assert eq.delay[0] == pytest.approx(3 * 2.0 / 1200.0, rel=1e-10)
     assert eq.rate[0] == pytest.approx(1200.0 / 3, rel=1e-10)
 
 
 def test_single_link_vegas_unequal_alpha_and_per_second_unit() -> None:
     # alpha 1 and 3 packets on c = 1000: p = 4/1000, x = 250, 750 (weighted shares)
-    net = tg.Network(
-        (tg.Link(1000.0, tg.DropTailPrice()),),
-        (tg.Flow("vegas", (0,), 1, 0.1, 1.0), tg.Flow("fast", (0,), 1, 0.1, 3.0)),
+    net = Network(
+        (Link(1000.0, DropTailPrice()),),
+        (Flow("vegas", (0,), 1, 0.1, 1.0), Flow("fast", (0,), 1, 0.1, 3.0)),
     )
-    (eq,) = tg.find_equilibria(net)
+    (eq,) = find_equilibria(net)
     assert eq.delay[0] == pytest.approx(0.004, rel=1e-10)
     assert eq.rate == pytest.approx([250.0, 750.0], rel=1e-10)
     # Sec 6.1 convention: alpha = 50 per second with d = 0.110 s keeps 5.5 packets queued;
     # 2 flows on c = 1100 -> p = 11/1100 = 0.01 s, x = 550
-    net = tg.Network(
-        (tg.Link(1100.0, tg.DropTailPrice(), delay=0.055),),
-        (tg.Flow("vegas", (0,), 2, None, 50.0, "per_second"),),
+    net = Network(
+        (Link(1100.0, DropTailPrice(), delay=0.055),),
+        (Flow("vegas", (0,), 2, None, 50.0, "per_second"),),
     )
     assert net.alpha_packets[0] == pytest.approx(5.5, rel=1e-14)
-    (eq,) = tg.find_equilibria(net)
+    (eq,) = find_equilibria(net)
     assert eq.delay[0] == pytest.approx(0.01, rel=1e-10)
     assert eq.rate[0] == pytest.approx(550.0, rel=1e-10)
 
@@ -253,12 +288,12 @@ def test_single_link_mixed_reverse_constructed() -> None:
     # linear map k = 2, constant T = 0.1; choose p = 0.01: Vegas (alpha 3) 300, Reno at
     # q = 0.02: sqrt(2 * 0.98 / 0.02) / 0.1 = sqrt(98)/0.1 each, 2 Reno flows -> c
     c = 300.0 + 2 * _reno(0.02, 0.1)
-    net = tg.Network(
-        (tg.Link(c, tg.LinearPrice(2.0)),),
-        (tg.Flow("vegas", (0,), 1, 0.1, 3.0), tg.Flow("reno", (0,), 2, 0.1)),
+    net = Network(
+        (Link(c, LinearPrice(2.0)),),
+        (Flow("vegas", (0,), 1, 0.1, 3.0), Flow("reno", (0,), 2, 0.1)),
         reno_rtt_includes_queueing=False,
     )
-    (eq,) = tg.find_equilibria(net)
+    (eq,) = find_equilibria(net)
     assert eq.delay[0] == pytest.approx(0.01, rel=1e-10)
     assert eq.rate == pytest.approx([300.0, math.sqrt(98) / 0.1], rel=1e-10)
     assert eq.throughput("reno") == pytest.approx(2 * math.sqrt(98) / 0.1, rel=1e-10)
@@ -269,14 +304,14 @@ def test_single_link_mixed_reverse_constructed() -> None:
 # ------------------------------------------------------------------------------------------
 
 
-def _two_link(c_a: float, c_b: float, k_a: float, k_b: float) -> tg.Network:
+def _two_link(c_a: float, c_b: float, k_a: float, k_b: float) -> Network:
     """Links A (0), B (1); Vegas V1 (alpha 1) on {A, B}, V2 (alpha 2) on {B}, Reno on {A, B}."""
-    return tg.Network(
-        (tg.Link(c_a, tg.LinearPrice(k_a)), tg.Link(c_b, tg.LinearPrice(k_b))),
+    return Network(
+        (Link(c_a, LinearPrice(k_a)), Link(c_b, LinearPrice(k_b))),
         (
-            tg.Flow("vegas", (0, 1), 1, 0.1, 1.0),
-            tg.Flow("vegas", (1,), 1, 0.1, 2.0),
-            tg.Flow("reno", (0, 1), 1, 0.1),
+            Flow("vegas", (0, 1), 1, 0.1, 1.0),
+            Flow("vegas", (1,), 1, 0.1, 2.0),
+            Flow("reno", (0, 1), 1, 0.1),
         ),
         reno_rtt_includes_queueing=False,
     )
@@ -296,14 +331,14 @@ def test_two_links_both_candidate_sets_by_hand() -> None:
         q = 0.02 -> same Reno rate; c_A = V1 + R, c_B = c_A + 100.
     """
     r = _reno(0.02, 0.1)
-    (eq,) = tg.find_equilibria(_two_link(250.0, 300.0 + r, 1.0, 2.0))
+    (eq,) = find_equilibria(_two_link(250.0, 300.0 + r, 1.0, 2.0))
     assert eq.priced == (1,) and eq.saturated == (1,)
     assert eq.delay == pytest.approx([0.0, 0.01], abs=1e-13)
     assert eq.rate == pytest.approx([100.0, 200.0, r], rel=1e-10)
     assert eq.load[0] == pytest.approx(100.0 + r, rel=1e-10)
 
     c_a = 1 / 0.03 + r
-    (eq,) = tg.find_equilibria(_two_link(c_a, c_a + 100.0, 1.0, 0.5))
+    (eq,) = find_equilibria(_two_link(c_a, c_a + 100.0, 1.0, 0.5))
     assert eq.priced == (0, 1) and eq.saturated == (0, 1)
     assert eq.delay == pytest.approx([0.01, 0.02], rel=1e-10)
     assert eq.rate == pytest.approx([1 / 0.03, 100.0, r], rel=1e-10)
@@ -311,10 +346,10 @@ def test_two_links_both_candidate_sets_by_hand() -> None:
 
 def test_non_isolated_equilibria_raise() -> None:
     # rank-1 routing with equal capacities: one load equation, two prices -> a continuum
-    links = (tg.Link(100.0, tg.LinearPrice(1.0)), tg.Link(100.0, tg.RedPrice(0, 50, 10)))
-    flows = (tg.Flow("vegas", (0, 1), 1, 0.1, 1.0), tg.Flow("reno", (0, 1), 1, 0.1))
+    links = (Link(100.0, LinearPrice(1.0)), Link(100.0, RedPrice(0, 50, 10)))
+    flows = (Flow("vegas", (0, 1), 1, 0.1, 1.0), Flow("reno", (0, 1), 1, 0.1))
     with pytest.raises(RuntimeError, match=r"not isolated"):
-        tg.find_equilibria(tg.Network(links, flows))
+        find_equilibria(Network(links, flows))
 
 
 # ------------------------------------------------------------------------------------------
@@ -329,10 +364,10 @@ K1_HAND = (2 / 402) / (2 * 0.01)
 K2_HAND = (2 / 27) / 0.005
 
 
-def _fig1_hand(k2: float = K2_HAND) -> tg.Network:
-    return tg.fig1_network(
-        tg.LinearPrice(K1_HAND),
-        tg.LinearPrice(k2),
+def _fig1_hand(k2: float = K2_HAND) -> Network:
+    return fig1_network(
+        LinearPrice(K1_HAND),
+        LinearPrice(k2),
         c1=300.0,
         c2=450.0,
         alpha=1.0,
@@ -343,11 +378,11 @@ def _fig1_hand(k2: float = K2_HAND) -> tg.Network:
 
 
 def test_prop1_condition_by_hand() -> None:
-    chk = tg.prop1_condition(
+    chk = prop1_condition(
         300.0,
         450.0,
-        tg.LinearPrice(K1_HAND),
-        tg.LinearPrice(K2_HAND),
+        LinearPrice(K1_HAND),
+        LinearPrice(K2_HAND),
         vegas_alpha=1.0,
         reno_flows=1,
         reno_rtt=0.1,
@@ -361,8 +396,8 @@ def test_prop1_condition_by_hand() -> None:
     # remark after Prop 1: k1 < mid / (2 u1), k2 > mid / u1, hence k2/k1 > 2 is necessary
     assert chk.k1_max == pytest.approx(mid / (2 * u1), rel=1e-14)
     assert chk.k2_min == pytest.approx(2 * chk.k1_max, rel=1e-14)
-    assert not tg.prop1_condition(
-        300.0, 700.0, tg.LinearPrice(1), tg.LinearPrice(9), vegas_alpha=1, reno_flows=1, reno_rtt=1
+    assert not prop1_condition(
+        300.0, 700.0, LinearPrice(1), LinearPrice(9), vegas_alpha=1, reno_flows=1, reno_rtt=1
     ).holds  # c2 > 2 c1 violates condition 1
 
 
@@ -372,7 +407,7 @@ def test_fig1_all_equilibria_by_hand() -> None:
     X_v = c2 - c1 = 150 per Vegas path, X_r = 2 c1 - c2 = 150; its prices: p1 = p3 = a,
     p2 = P - a with P = alpha / 150 and 2 k1 a + k2 (P - a) = 2/227, so
     a = (k2 P - 2/227) / (k2 - 2 k1)."""
-    eqs = tg.find_equilibria(_fig1_hand())
+    eqs = find_equilibria(_fig1_hand())
     assert [e.priced for e in eqs] == [(1,), (0, 2), (0, 1, 2)]
     b, a_eq, c_eq = eqs
     assert b.delay == pytest.approx([0.0, 0.005, 0.0], abs=1e-14)
@@ -393,7 +428,7 @@ def test_fig1_unique_region_by_hand() -> None:
     F(150) = 2/227 - 0.5/150 > 0; C needs 2 k1 a + k2 (P - a) = 2/227 with a in [0, P], but
     that linear function is at most max(k2, 2 k1) P < 2/227. So A is the only equilibrium."""
     assert 2 / 227 - 0.5 / 150 > 0 and max(0.5, 2 * K1_HAND) / 150 < 2 / 227
-    (eq,) = tg.find_equilibria(_fig1_hand(k2=0.5))
+    (eq,) = find_equilibria(_fig1_hand(k2=0.5))
     assert eq.priced == (0, 2)
     assert eq.rate == pytest.approx([100.0, 100.0, 200.0], rel=1e-10)
 
@@ -402,15 +437,15 @@ def test_fig1_red_multiple_and_unique_regions() -> None:
     # Sec 6.1 network with RED. alpha = 50 packets and constant Reno RTT, K1 = 3500, K2 = 500
     # (Exp 5 slopes): both branches are equilibria, and so is the all-saturated one, whose rates
     # are fixed by (10): Vegas paths c2 - c1, Reno 2 c1 - c2 (50 Mbps each).
-    multi = tg.Fig1Setup(alpha_unit="packets", reno_rtt_includes_queueing=False)
-    eqs = tg.find_equilibria(multi.network(3500.0, 500.0))
+    multi = Fig1Setup(alpha_unit="packets", reno_rtt_includes_queueing=False)
+    eqs = find_equilibria(multi.network(3500.0, 500.0))
     assert [e.priced for e in eqs] == [(1,), (0, 2), (0, 1, 2)]
     assert [e.saturated for e in eqs] == [(1,), (0, 2), (0, 1, 2)]
-    c1, c2 = tg.mbps_to_pkts(100.0), tg.mbps_to_pkts(150.0)
+    c1, c2 = mbps_to_pkts(100.0), mbps_to_pkts(150.0)
     assert eqs[2].group_rate == pytest.approx([c2 - c1, c2 - c1, 2 * c1 - c2], rel=1e-10)
     # Sec 6.1 text reading (alpha * d = 5.5 packets), T with queueing delay, K2 = 600: only the
     # Reno-first equilibrium (links 1 and 3 saturated) exists
-    unique = tg.find_equilibria(tg.Fig1Setup().network(10000.0, 600.0))
+    unique = find_equilibria(Fig1Setup().network(10000.0, 600.0))
     assert [e.priced for e in unique] == [(0, 2)]
     for e in eqs + unique:
         assert _max_violation(e) < 1e-9
@@ -418,24 +453,24 @@ def test_fig1_red_multiple_and_unique_regions() -> None:
 
 def test_single_protocol_and_linear_network_unique() -> None:
     # Kelly's problem is strictly concave if only one protocol is present (Sec 2.2): unique
-    red1, red2 = tg.RedPrice(0, 1000, 10000), tg.RedPrice(100, 1500, 10)
-    links = (tg.Link(8000, red1, 0.05), tg.Link(12000, red2, 0.005), tg.Link(8000, red1, 0.05))
-    vegas = tuple(tg.Flow("vegas", r, 10, None, 5.0) for r in ((0, 1), (1, 2), (0, 1, 2)))
-    reno = tuple(tg.Flow("reno", r, 10) for r in ((0, 1), (1, 2), (0, 1, 2)))
+    red1, red2 = RedPrice(0, 1000, 10000), RedPrice(100, 1500, 10)
+    links = (Link(8000, red1, 0.05), Link(12000, red2, 0.005), Link(8000, red1, 0.05))
+    vegas = tuple(Flow("vegas", r, 10, None, 5.0) for r in ((0, 1), (1, 2), (0, 1, 2)))
+    reno = tuple(Flow("reno", r, 10) for r in ((0, 1), (1, 2), (0, 1, 2)))
     for flows in (vegas, reno):
-        assert len(tg.find_equilibria(tg.Network(links, flows))) == 1
+        assert len(find_equilibria(Network(links, flows))) == 1
     # Figure 5 linear network (Exp 2), proved to have a unique equilibrium [Tang et al. 2005b],
     # with very different RED slopes per link
     for ks in ((10.0, 10.0, 10.0), (10.0, 1000.0, 10.0), (5000.0, 10.0, 300.0)):
         lk = tuple(
-            tg.Link(tg.mbps_to_pkts(c), tg.RedPrice(0, 200, k), 0.04)
+            Link(mbps_to_pkts(c), RedPrice(0, 200, k), 0.04)
             for c, k in zip((100.0, 150.0, 120.0), ks, strict=True)
         )
         fl = (
-            *(tg.Flow("fast", (i,), 1, None, 50.0) for i in range(3)),
-            tg.Flow("reno", (0, 1, 2), 8),
+            *(Flow("fast", (i,), 1, None, 50.0) for i in range(3)),
+            Flow("reno", (0, 1, 2), 8),
         )
-        eqs = tg.find_equilibria(tg.Network(lk, fl))
+        eqs = find_equilibria(Network(lk, fl))
         assert len(eqs) == 1 and eqs[0].priced == (0, 1, 2)
         assert _max_violation(eqs[0]) < 1e-9
 
@@ -447,7 +482,7 @@ def test_single_protocol_and_linear_network_unique() -> None:
 
 def test_fig9_fig10_curve_structure() -> None:
     k2 = [10.0, 100.0, 600.0]
-    f9 = tg.fig9_curves(k2)
+    f9 = fig9_curves(k2)
     # Reno first: link 2 unsaturated, so nothing depends on K2 (Sec 6.1, Exp 3)
     assert np.ptp(f9.reno_first.reno_mbps) < 1e-9 * f9.reno_first.reno_mbps[0]
     assert np.allclose(f9.reno_first.utilisation[:, [0, 2]], 1.0, rtol=0, atol=1e-9)
@@ -459,12 +494,12 @@ def test_fig9_fig10_curve_structure() -> None:
     # a branch point is an equilibrium iff the other links are within capacity
     assert np.array_equal(f9.vegas_first.feasible, f9.vegas_first.utilisation[:, 0] <= 1 + 1e-9)
     # Exp 4: the Vegas-first branch does not depend on K1 (links 1 and 3 carry no price)
-    f10 = tg.fig10_curves([5000.0, 11000.0])
+    f10 = fig10_curves([5000.0, 11000.0])
     assert np.ptp(f10.vegas_first.reno_mbps) < 1e-9 * f10.vegas_first.reno_mbps[0]
     assert f10.reno_first.reno_mbps[1] > f10.reno_first.reno_mbps[0]  # less marking at K1 up
     # the curve value equals the finder's equilibrium with the same active set
-    eq = [e for e in tg.find_equilibria(tg.Fig1Setup().network(10000.0, 10.0)) if e.priced == (1,)]
-    assert tg.pkts_to_mbps(eq[0].throughput("reno")) == pytest.approx(
+    eq = [e for e in find_equilibria(Fig1Setup().network(10000.0, 10.0)) if e.priced == (1,)]
+    assert pkts_to_mbps(eq[0].throughput("reno")) == pytest.approx(
         f9.vegas_first.reno_mbps[0], rel=1e-12
     )
 
@@ -476,14 +511,14 @@ def test_fig9_fig10_curve_structure() -> None:
 
 def test_fig13_fig14_and_prop2_consistency() -> None:
     a2 = [4.0, 16.0]
-    f13 = tg.fig13_curves(a2)
-    f14 = tg.fig14_curves(a2)
+    f13 = fig13_curves(a2)
+    f14 = fig14_curves(a2)
     assert f13.n_equilibria.tolist() == [1, 1]
     # Prop 2: the Vegas rates are the weighted-proportionally-fair allocation of their own loads
     assert np.allclose(f13.prop2, f13.model, rtol=1e-8, atol=0)
-    setup = tg.Fig12Setup()
+    setup = Fig12Setup()
     for i, a in enumerate(a2):
-        (eq,) = tg.find_equilibria(setup.network(a))
+        (eq,) = find_equilibria(setup.network(a))
         if eq.priced == (1,):  # only link 2 priced: every Vegas path has q = p2 -> x ~ alpha
             assert f13.model[i, 0] / f13.model[i, 2] == pytest.approx(1.5, rel=1e-10)
         # link 2 is saturated by the 15 Vegas and 5 Reno flows
@@ -496,11 +531,11 @@ def test_fig13_fig14_and_prop2_consistency() -> None:
 def test_prop2_against_direct_convex_optimisation() -> None:
     """Eq. (15) solved independently with SLSQP: max sum n_g a_g log x_g s.t. R n x <= c^f,
     and the Reno problem max sum n_g U(x_g) (eq. 6) s.t. R n x <= c^r."""
-    net = tg.Fig12Setup(layout="alternative").network(6.0)
+    net = Fig12Setup(layout="alternative").network(6.0)
     r = net.routing
     vegas = ~net.is_reno
     cf = np.array([1500.0, 2600.0, 1300.0])
-    x = tg.prop2_vegas_rates(net, cf)
+    x = prop2_vegas_rates(net, cf)
     w = (net.counts * net.alpha_packets)[vegas]
     rv, nv = r[:, vegas], net.counts[vegas]
     cons = {"type": "ineq", "fun": lambda v: cf - rv @ (nv * np.exp(v))}
@@ -509,7 +544,7 @@ def test_prop2_against_direct_convex_optimisation() -> None:
 
     cr = np.array([800.0, 600.0, 700.0])
     t = net.propagation_rtt
-    xr = tg.prop2_reno_rates(net, cr, t)
+    xr = prop2_reno_rates(net, cr, t)
     rr, nr, tr = r[:, ~vegas], net.counts[~vegas], t[~vegas]
 
     def neg_u(z: np.ndarray) -> float:
@@ -523,22 +558,22 @@ def test_prop2_against_direct_convex_optimisation() -> None:
 
 def test_prop3_alpha_reproduces_target() -> None:
     # b_min = 0 so that m is invertible (A1); constant Reno RTT as in eqs (4)-(6)
-    setup = tg.Fig12Setup(b_min=0.0, reno_rtt_includes_queueing=False)
+    setup = Fig12Setup(b_min=0.0, reno_rtt_includes_queueing=False)
     net = setup.network(8.0)
-    (eq,) = tg.find_equilibria(net)
+    (eq,) = find_equilibria(net)
     vegas = ~net.is_reno
     # alpha*(x^) gives back the alpha that produced x^
-    alpha = tg.prop3_alpha(net, eq.rate[vegas])
+    alpha = prop3_alpha(net, eq.rate[vegas])
     assert alpha == pytest.approx(net.alpha_packets[vegas], rel=1e-8)
     # a different target: 10% less for flow1/flow2, 10% more for flow3
     target = eq.rate[vegas] * np.array([0.9, 0.9, 1.1])
-    alpha_star = tg.prop3_alpha(net, target)
+    alpha_star = prop3_alpha(net, target)
     flows = tuple(
-        tg.Flow(f.protocol, f.route, f.count, f.rtt, float(a), "packets", f.name)
+        Flow(f.protocol, f.route, f.count, f.rtt, float(a), "packets", f.name)
         for f, a in zip(net.flows[:3], alpha_star, strict=True)
     )
-    net_star = tg.Network(net.links, flows + net.flows[3:], reno_rtt_includes_queueing=False)
-    hits = [e for e in tg.find_equilibria(net_star) if np.allclose(e.rate[vegas], target, 1e-8)]
+    net_star = Network(net.links, flows + net.flows[3:], reno_rtt_includes_queueing=False)
+    hits = [e for e in find_equilibria(net_star) if np.allclose(e.rate[vegas], target, 1e-8)]
     assert len(hits) == 1
 
 
@@ -550,25 +585,25 @@ def test_prop3_alpha_reproduces_target() -> None:
 @pytest.mark.parametrize(
     "net",
     [
-        tg.Fig1Setup().network(10000.0, 10.0),
-        tg.Fig1Setup(alpha_unit="packets").network(5000.0, 100.0),
-        tg.Fig12Setup(layout="alternative").network(10.0),
+        Fig1Setup().network(10000.0, 10.0),
+        Fig1Setup(alpha_unit="packets").network(5000.0, 100.0),
+        Fig12Setup(layout="alternative").network(10.0),
         _two_link(250.0, 398.0, 1.0, 2.0),
     ],
     ids=["fig1-readingI-k2-10", "fig1-readingII-k1-5000", "fig12-alt", "two-link"],
 )
-def test_every_equilibrium_satisfies_the_equations(net: tg.Network) -> None:
-    eqs = tg.find_equilibria(net)
+def test_every_equilibrium_satisfies_the_equations(net: Network) -> None:
+    eqs = find_equilibria(net)
     assert eqs
     for e in eqs:
         assert _max_violation(e) < 1e-9
-        assert tg.equilibrium_residuals(e).max < 1e-9
+        assert equilibrium_residuals(e).max < 1e-9
         assert e.feasible and set(e.priced) <= set(e.saturated)
 
 
 def test_solve_active_set_reports_infeasible_branch() -> None:
     # reading I, K2 = 600: the Vegas-first solution exists but overloads links 1 and 3
-    (eq,) = tg.solve_active_set(tg.Fig1Setup().network(10000.0, 600.0), [1])
+    (eq,) = solve_active_set(Fig1Setup().network(10000.0, 600.0), [1])
     assert not eq.feasible
     assert eq.utilisation[0] > 1 and eq.utilisation[1] == pytest.approx(1.0, rel=1e-10)
-    assert tg.equilibrium_residuals(eq).capacity_eq10 > 0
+    assert equilibrium_residuals(eq).capacity_eq10 > 0

@@ -128,7 +128,7 @@ def test_a_run_records_its_network(ns_binary: Path, cfg: dict, tmp_path: Path) -
     p = dict(ccr.runs(cfg, "floyd1991", "fig03", "smoke")[0].params)
     p.update(n=2, duration=2, period=1)
     out = tmp_path / "run"
-    summary = nsrun.run(ns_binary, experiment.tcl_script("floyd1991", "gateways"), out, p)
+    summary = nsrun.run(ns_binary, ccr.tcl_script("floyd1991", "gateways"), out, p)
     assert {"topology_links", "topology_agents"} <= set(summary["tables"])
     links, agents = topo.read_network(out)
     gw = links[links["queue"] == "Queue/RED"]

@@ -1,17 +1,20 @@
-"""Figures of Misra, Baras, Ott (Figures 1-7 and the N-flow extension ext01).
+r"""Figures of Misra, Baras, Ott (Figures 1-7 and the N-flow extension ext01).
 
 Simulation: markers (one per seed, mean joined by a dashed line where useful); theory: solid
-lines (fixed point of Sec III, window distribution of Sec IV). Where the reference table has
-derived model values (config/originals/misra.yaml, ``derived.*``; docs/misra.md) they are drawn
-as crosses on the theory. Usage (called by rules/misra.smk)::
+lines (fixed point of Sec III, window distribution of Sec IV). The model's values the paper
+does not print, our own computation (config/originals/misra.yaml, ``derived.*``), are drawn as
+crosses on the theory. Item ``errors`` is the table of the simulations' errors against the
+theory that the claims step computes. Command line (the contract of :mod:`analysis.cli`; no
+item reads ``--params``, ``--extra`` or ``--numbers``)::
 
     python -m analysis.plots.misra FIG --tidy T.csv --originals config/originals/misra.yaml \
         --pdf figures/misra/FIG.pdf --tex paper/generated/misra/FIG.tex
+    python -m analysis.plots.misra errors --tidy results/misra/claims/FID/tidy.csv \
+        --tex paper/generated/misra/errors.tex
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,8 +23,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from analysis import misra
-from analysis.compare import Published, load_originals
+from analysis.cli import need, parse, plot_parser
+from analysis.compare import Published, load_originals, tex_escape
+from analysis.misra.claims import TV_QUANTITY
+from analysis.misra.setup import WINDOW_FIGURES
+from analysis.misra.theory import THEORY_ALPHAS, THEORY_C2, THEORY_CAPACITIES_MBPS, num_key
+from analysis.misra.tidy import PREDICTION_EXPERIMENT, capacity_errors, ratios, window_stats
 from analysis.models import misra as models
 from analysis.plots.common import figure_tex, save
 
@@ -120,11 +127,11 @@ def windows_throughputs(
         ]
         if pts:
             xs, ys = zip(*pts, strict=True)
-            axes[1].plot(xs, ys, ls="none", marker="x", color="crimson", label="derived theory")
+            axes[1].plot(xs, ys, ls="none", marker="x", color="crimson", label="our computation")
     axes[0].plot([], [], color="grey", lw=1.4, label="fixed point (Sec III)")
     axes[0].legend(fontsize=6.5)
     axes[1].legend(fontsize=6.5)
-    e = misra.capacity_errors(tidy)
+    e = capacity_errors(tidy)
     return (
         " Simulation against the fixed point: mean windows within "
         f"{_pct(e['window_err'].abs().max())}"
@@ -142,7 +149,7 @@ def windows_throughputs(
 def ratio_panels(
     tidy: pd.DataFrame, figure: str, pub: dict[str, Published], axes: Sequence[plt.Axes]
 ) -> str:
-    sim, th = misra.ratios(tidy, "sim"), misra.ratios(tidy, "theory")
+    sim, th = ratios(tidy, "sim"), ratios(tidy, "theory")
     for ax, d, title in ((axes[0], sim, "(a) simulation"), (axes[1], th, "(b) theory")):
         for k, g in d.groupby("set"):
             g = g.sort_values("capacity_mbps")
@@ -173,11 +180,11 @@ def ratio_panels(
             ax.axhline(1.0, color="grey", lw=0.8, ls=":")
         groups = {"set1": (1,), "set3": (3,), "sets24": (2, 4)}
         prefix = "derived.fig5.theory_ratio"
-    label = "derived theory"
+    label = "our computation"
     for name in groups:
         pts = [
             (c, float(pub[k].published))
-            for c in misra.THEORY_CAPACITIES_MBPS
+            for c in THEORY_CAPACITIES_MBPS
             if (k := f"{prefix}.{name}.c{c:g}") in pub
         ]
         if pts:
@@ -228,15 +235,15 @@ def window_stats_panel(
         ax.set_yscale("log")
     name = "fig6" if fig == "fig06" else "fig7"
     param = "alpha" if fig == "fig06" else "c2"
-    grid = misra.THEORY_ALPHAS if fig == "fig06" else misra.THEORY_C2
+    grid = THEORY_ALPHAS if fig == "fig06" else THEORY_C2
     pts = [
         (v, float(pub[k].published))
         for v in grid
-        if (k := f"derived.{name}.theory.{stat}.{param}_{misra._num_key(v)}") in pub
+        if (k := f"derived.{name}.theory.{stat}.{param}_{num_key(v)}") in pub
     ]
     if pts:
         xs, ys = zip(*pts, strict=True)
-        ax.plot(xs, ys, ls="none", marker="x", ms=4, color="crimson", label="derived theory")
+        ax.plot(xs, ys, ls="none", marker="x", ms=4, color="crimson", label="our computation")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(STAT_LABELS[stat])
 
@@ -277,7 +284,7 @@ def cited_law_panel(ax: plt.Axes) -> None:
 
 
 def window_figure(tidy: pd.DataFrame, figure: str, pub: dict[str, Published]) -> tuple:
-    param = misra.WINDOW_FIGURES[figure]
+    param = WINDOW_FIGURES[figure]
     xlabel = "$\\alpha$" if param == "alpha" else "$c_2$"
     values = sorted(tidy["value"].unique())
     if figure == "fig06":
@@ -297,7 +304,7 @@ def window_figure(tidy: pd.DataFrame, figure: str, pub: dict[str, Published]) ->
         cited_law_panel(rest.pop(0))
     for ax in rest:
         ax.set_visible(False)
-    s = misra.window_stats(tidy)
+    s = window_stats(tidy)
     text = (
         " Simulation against Prop.~1: mean within "
         f"{_pct(s['mean_err'].abs().max())}, variance within {_pct(s['var_err'].abs().max())}, "
@@ -316,11 +323,11 @@ NFLOWS_LABELS = {"nflows": "20-packet buckets", "nflows_deep": "200-packet bucke
 
 
 def nflows_panels(tidy: pd.DataFrame, pub: dict[str, Published], axes: Sequence[plt.Axes]) -> str:
-    e = misra.capacity_errors(tidy)
+    e = capacity_errors(tidy)
     lo = e["profile_mbps"].min()
     for (exp, prof), g in e.groupby(["experiment", "profile_mbps"]):
         color = FLOW_COLORS[0] if prof == lo else FLOW_COLORS[1]
-        deep = exp != misra.PREDICTION_EXPERIMENT
+        deep = exp != PREDICTION_EXPERIMENT
         axes[0].plot(
             g["n_flows"],
             g["throughput_mbps_sim"],
@@ -341,7 +348,7 @@ def nflows_panels(tidy: pd.DataFrame, pub: dict[str, Published], axes: Sequence[
     a = e.assign(w=e["window_err"].abs(), t=e["throughput_mbps_err"].abs())
     per_n = a.groupby(["experiment", "n_flows"])[["w", "t"]].max().reset_index()
     for exp, g in per_n.groupby("experiment"):
-        ls = "--" if exp != misra.PREDICTION_EXPERIMENT else "-"
+        ls = "--" if exp != PREDICTION_EXPERIMENT else "-"
         name = NFLOWS_LABELS.get(str(exp), exp)
         axes[1].plot(
             g["n_flows"],
@@ -374,7 +381,7 @@ def nflows_panels(tidy: pd.DataFrame, pub: dict[str, Published], axes: Sequence[
     sim = sim.assign(share=sim["throughput_mbps"] * (1 - sim["out_fraction"]) / sim["profile_mbps"])
     for (exp, prof), g in sim.groupby(["experiment", "profile_mbps"]):
         m = g.groupby("n_flows")["share"].mean()
-        deep = exp != misra.PREDICTION_EXPERIMENT
+        deep = exp != PREDICTION_EXPERIMENT
         axes[2].plot(
             m.index,
             m.to_numpy(),
@@ -388,12 +395,12 @@ def nflows_panels(tidy: pd.DataFrame, pub: dict[str, Published], axes: Sequence[
     axes[2].set_xlabel("number of flows N")
     axes[2].set_ylabel("in-profile rate / assured rate")
     axes[2].legend(fontsize=6)
-    w = per_n[per_n["experiment"] == misra.PREDICTION_EXPERIMENT]
+    w = per_n[per_n["experiment"] == PREDICTION_EXPERIMENT]
     text = (
         " Largest relative error over all $N$ and flows with 20-packet buckets: windows "
         f"{_pct(w['w'].max())}, throughputs {_pct(w['t'].max())}"
     )
-    d = per_n[per_n["experiment"] != misra.PREDICTION_EXPERIMENT]
+    d = per_n[per_n["experiment"] != PREDICTION_EXPERIMENT]
     if len(d):
         text += f"; with 200-packet buckets {_pct(d['w'].max())} and {_pct(d['t'].max())}"
     return text + "."
@@ -410,7 +417,7 @@ def draw(figure: str, tidy: pd.DataFrame, originals: Path, pdf: Path, tex: Path)
     elif figure in ("fig04", "fig05"):
         fig, axs = plt.subplots(1, 2, figsize=(8.0, 3.4), sharey=True)
         extra = ratio_panels(tidy, figure, pub, axs)
-    elif figure in misra.WINDOW_FIGURES:
+    elif figure in WINDOW_FIGURES:
         fig, extra = window_figure(tidy, figure, pub)
     elif figure == "ext01":
         fig, axs = plt.subplots(1, 3, figsize=(11.0, 3.4))
@@ -429,15 +436,49 @@ def draw(figure: str, tidy: pd.DataFrame, originals: Path, pdf: Path, tex: Path)
     )
 
 
+def errors_tex(errors: pd.DataFrame) -> str:
+    """The simulations' errors against the solvers per figure and quantity (the claims step's
+    table, :func:`analysis.misra.claims.errors_table`), as a LaTeX table."""
+    head = (
+        r"\toprule figure & quantity & mean $|$error$|$ & max $|$error$|$ & values compared \\ "
+        r"\midrule"
+    )
+    lines = [
+        r"\begin{longtable}{@{}llrrl@{}}",
+        r"\caption{Misra et al.: simulation against the solvers, relative errors "
+        r"(sim $-$ theory)/theory per figure (Figures 1--5 and ext01: seed-averaged simulation "
+        r"against the fixed point of Sec.~III; 6--7: against the distribution of Prop.~1, "
+        r"pooled over seeds). \emph{Made by rule \texttt{misra\_plot (errors)}, script "
+        r"\texttt{analysis/plots/misra.py}.}}\label{tab:misra:errors}\\",
+        head + r"\endfirsthead",
+        head + r"\endhead",
+    ]
+    for (fig, what), g in errors.groupby(["figure", "quantity"], sort=False):
+        a = g["error"].abs()
+        if what == TV_QUANTITY:
+            mean, top = f"{a.mean():.3f}", f"{a.max():.3f}"
+        else:
+            mean, top = _pct(a.mean()), _pct(a.max())
+        lines.append(
+            f"{fig} & {tex_escape(str(what))} & {mean} & {top} & "
+            f"{len(a)}: {tex_escape(str(g['where'].iloc[0]))} \\\\"
+        )
+    lines += [r"\bottomrule", r"\end{longtable}", ""]
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Misra, Baras, Ott figures")
-    ap.add_argument("figure", choices=sorted(CAPTIONS))
-    ap.add_argument("--tidy", type=Path, required=True)
-    ap.add_argument("--originals", type=Path, required=True)
-    ap.add_argument("--pdf", type=Path, required=True)
-    ap.add_argument("--tex", type=Path, required=True)
-    a = ap.parse_args(argv)
-    draw(a.figure, pd.read_csv(a.tidy), a.originals, a.pdf, a.tex)
+    ap = plot_parser(
+        "python -m analysis.plots.misra", "Misra, Baras, Ott figures", [*CAPTIONS, "errors"]
+    )
+    a = parse(ap, argv)
+    if a.item == "errors":
+        need(ap, a, "--tidy", "--tex")
+        a.tex.parent.mkdir(parents=True, exist_ok=True)
+        a.tex.write_text(errors_tex(pd.read_csv(a.tidy)))
+        return 0
+    need(ap, a, "--tidy", "--originals", "--pdf", "--tex")
+    draw(a.item, pd.read_csv(a.tidy), a.originals, a.pdf, a.tex)
     return 0
 
 

@@ -1,16 +1,19 @@
-"""Figures and tables of Tang, Wang, Hegde, Low 2005.
+r"""Figures and tables of Tang, Wang, Hegde, Low 2005.
 
-Usage (called by rules/tang.smk)::
+Command line (the contract of :mod:`analysis.cli`; no item reads ``--params`` or
+``--numbers``)::
 
-    python -m analysis.plots.tang fig09 --tidy T.csv --traces TR.csv --theory TH.csv \
+    python -m analysis.plots.tang fig09 --tidy T.csv --extra DIR \
         --originals config/originals/tang.yaml --pdf figures/tang/fig09.pdf \
         --tex paper/generated/tang/fig09.tex
     python -m analysis.plots.tang table1 --tidy T.csv --originals ... --tex T.tex
+
+``--tidy`` and ``--extra`` are those of the analysis step the item draws (traces.csv and
+theory.csv in the ``--extra`` folder).
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,7 +23,9 @@ import numpy as np
 import pandas as pd
 
 from analysis import tang
+from analysis.cli import need, parse, plot_parser
 from analysis.compare import Published, load_originals, tex_escape
+from analysis.models.tang.recipes import fig13_curves
 from analysis.plots.common import figure_tex, save
 
 SCRIPT = "analysis/plots/tang.py"
@@ -46,7 +51,7 @@ CAPTIONS = {
     "(EWMA, 1-s time constant).",
     "ext3": "Extension: Experiment 5 with K2 = 2000 (Figure 11's network nearer the tipping "
     "point): queues at links 1 and 2 (EWMA, 1-s time constant).",
-    "fig13": "Figure 13: Experiment 6 (Figure 12 network as assumed, docs/tang.md T11): aggregate "
+    "fig13": "Figure 13: Experiment 6 (Figure 12 network as assumed, Sec 6.2): aggregate "
     "rate of the three Vegas groups vs alpha2 (alpha1 = 1.5 alpha2); marks: ns-2, solid: "
     "Prop. 2 from the measured prices (n alpha_i over the sum of the mean queueing delays on "
     "the path), dashed: the full model.",
@@ -177,10 +182,8 @@ def fig11(tr: pd.DataFrame) -> plt.Figure:
 
 def fig13(w: pd.DataFrame) -> plt.Figure:
     f13, _ = tang.fig12_comparison(w)
-    from analysis.models import tang as models
-
     a2 = np.array(sorted(w["alpha"].unique()), dtype=float)
-    model = models.fig13_curves(a2).model
+    model = fig13_curves(a2).model
     f, ax = plt.subplots()
     for k, color in zip(range(3), ("tab:blue", "tab:orange", "tab:green"), strict=True):
         d = f13[f13["group"] == k + 1]
@@ -206,9 +209,8 @@ def fig14(w: pd.DataFrame) -> plt.Figure:
     return f
 
 
-def draw(
-    fig: str, tidy: Path, traces: Path, theory: Path, originals: Path, pdf: Path, tex: Path
-) -> None:
+def draw(fig: str, tidy: Path, extra: Path, originals: Path, pdf: Path, tex: Path) -> None:
+    traces, theory = extra / "traces.csv", extra / "theory.csv"
     pub = _pub(originals)
     caption = CAPTIONS[fig]
     if fig in TRACE_LINK:
@@ -286,22 +288,19 @@ def table_tex(table: str, w: pd.DataFrame, pub: dict[str, Published]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Tang et al. 2005 figures and tables")
-    ap.add_argument("figure", choices=sorted([*CAPTIONS, *TABLE_EXPERIMENT]))
-    ap.add_argument("--tidy", type=Path, required=True)
-    ap.add_argument("--traces", type=Path)
-    ap.add_argument("--theory", type=Path)
-    ap.add_argument("--originals", type=Path, required=True)
-    ap.add_argument("--pdf", type=Path)
-    ap.add_argument("--tex", type=Path, required=True)
-    a = ap.parse_args(argv)
-    if a.figure in TABLE_EXPERIMENT:
+    ap = plot_parser(
+        "python -m analysis.plots.tang",
+        "Tang et al. 2005 figures and tables",
+        [*CAPTIONS, *TABLE_EXPERIMENT],
+    )
+    a = parse(ap, argv)
+    if a.item in TABLE_EXPERIMENT:
+        need(ap, a, "--tidy", "--originals", "--tex")
         a.tex.parent.mkdir(parents=True, exist_ok=True)
-        a.tex.write_text(table_tex(a.figure, pd.read_csv(a.tidy), _pub(a.originals)))
+        a.tex.write_text(table_tex(a.item, pd.read_csv(a.tidy), _pub(a.originals)))
         return 0
-    if a.pdf is None or a.traces is None or a.theory is None:
-        ap.error("figures need --pdf, --traces and --theory")
-    draw(a.figure, a.tidy, a.traces, a.theory, a.originals, a.pdf, a.tex)
+    need(ap, a, "--tidy", "--extra", "--originals", "--pdf", "--tex")
+    draw(a.item, a.tidy, a.extra, a.originals, a.pdf, a.tex)
     return 0
 
 
