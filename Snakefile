@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from analysis import config as ccr
+from analysis import config as conf
 from analysis import nsrun
 
 # rules call `python`: the interpreter running snakemake (the venv's), activated or not
@@ -16,8 +16,8 @@ os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.envir
 
 CONFIG_FILES = ["config/config.yaml", *sorted(str(p) for p in Path("config/experiments").glob("*.yaml"))]
 try:  # Snakemake's own message for bad YAML names neither the file nor the line
-    ccr.load([Path(f) for f in CONFIG_FILES])
-except ccr.ConfigError as _e:
+    conf.load([Path(f) for f in CONFIG_FILES])
+except conf.ConfigError as _e:
     sys.stderr.write(f"\n{_e}\n\n")
     sys.exit(1)
 
@@ -28,8 +28,8 @@ for _f in CONFIG_FILES:
 
 
 try:
-    ccr.validate(config)
-except ccr.ConfigError as _e:
+    conf.validate(config)
+except conf.ConfigError as _e:
     sys.stderr.write(f"\n{_e}\n\n")
     sys.exit(1)
 
@@ -47,7 +47,7 @@ FIDELITY = config["fidelity"]
 PAPERS = config["papers"]
 TCL_LIB = sorted(str(p) for p in Path("tcl/lib").glob("*.tcl"))
 NSRUN = "analysis/nsrun.py"
-ITEMS = {p: ccr.items(config, p) for p in PAPERS}
+ITEMS = {p: conf.items(config, p) for p in PAPERS}
 
 # What a paper's own rules file (rules/<paper>.smk) sets where it differs from the shared
 # rules (rules/common.smk); Akella et al. keep their runs as shared points:
@@ -62,7 +62,7 @@ REPORT_EXTRA: dict[str, list[str]] = {p: [] for p in PAPERS}
 
 
 def runs_of(paper: str, experiment: str) -> list:
-    return ccr.runs(config, paper, experiment, FIDELITY)
+    return conf.runs(config, paper, experiment, FIDELITY)
 
 
 def run_summaries(paper: str, experiment: str) -> list[str]:

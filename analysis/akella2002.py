@@ -38,7 +38,7 @@ from analysis.akella2002_search import (
 )
 from analysis.compare import Published, verdict
 from analysis.models import akella2002 as models
-from analysis.numbers import write_claims, write_numbers, write_tidy
+from analysis.outputs import write_claims, write_numbers, write_tidy
 
 #: G_n(beta_n, beta, n, C, R, tau_S) of the Severe beta game (models.severe_beta_goodput).
 SevereBetaGoodput = Callable[..., Any]

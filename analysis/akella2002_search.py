@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis import config as ccr
+from analysis import config as conf
 from analysis import nsio
 from analysis.cli import params_json
 from analysis.nsrun import format_value
@@ -252,16 +252,16 @@ class Study:
 def _setting(design: Mapping, name: str, where: str) -> object:
     s = design.get("settings", {}).get(name)
     if not isinstance(s, Mapping) or "value" not in s or "status" not in s:
-        raise ccr.ConfigError(
+        raise conf.ConfigError(
             f"config: '{where}.settings.{name}' must be "
             f"{{value: ..., status: ..., reason|source: ...}}"
         )
     if s["status"] not in ("stated", "assumed", "reconstructed", "derived"):
-        raise ccr.ConfigError(
+        raise conf.ConfigError(
             f"config: '{where}.settings.{name}.status' = {s['status']!r} is not allowed"
         )
     if s["status"] != "stated" and not s.get("reason"):
-        raise ccr.ConfigError(f"config: '{where}.settings.{name}' is {s['status']}: give a reason")
+        raise conf.ConfigError(f"config: '{where}.settings.{name}' is {s['status']}: give a reason")
     return s["value"]
 
 
@@ -275,7 +275,7 @@ def _num(
     if not ok:
         lb = "(" if open_lo else "["
         rb = ")" if open_hi else "]"
-        raise ccr.ConfigError(
+        raise conf.ConfigError(
             f"config: '{where}' = {v!r} must be a number in {lb}{lo:g}, {hi:g}{rb}"
         )
     return x
@@ -285,15 +285,15 @@ def check_run_params(params: Mapping[str, object], where: str) -> None:
     """Constraints of the TCP game the parameter types cannot express."""
     n = params.get("n")
     if not isinstance(n, int) or isinstance(n, bool) or n < 2:
-        raise ccr.ConfigError(f"config: '{where}': n = {n!r}; the TCP game needs n >= 2 flows")
+        raise conf.ConfigError(f"config: '{where}': n = {n!r}; the TCP game needs n >= 2 flows")
     for k in ("alpha", "alpha_n"):
         _num(params.get(k), f"{where}: {k}", 0.0, math.inf)
     for k in ("beta", "beta_n"):
         _num(params.get(k), f"{where}: {k}", 0.0, 1.0, open_lo=True, open_hi=True)
     if not float(params["warmup"]) < float(params["duration"]):  # type: ignore[arg-type]
-        raise ccr.ConfigError(f"config: '{where}': warmup must be shorter than duration")
+        raise conf.ConfigError(f"config: '{where}': warmup must be shorter than duration")
     if not float(params["start_max"]) < float(params["warmup"]):  # type: ignore[arg-type]
-        raise ccr.ConfigError(f"config: '{where}': start_max must be below warmup")
+        raise conf.ConfigError(f"config: '{where}': start_max must be below warmup")
 
 
 def check_values(config: Mapping) -> None:
@@ -315,7 +315,7 @@ def check_values(config: Mapping) -> None:
             ]
     for where, k, v in found:
         if k == "n" and (not isinstance(v, int) or isinstance(v, bool) or v < 2):
-            raise ccr.ConfigError(f"config: '{where}' = {v!r}: the TCP game needs n >= 2 flows")
+            raise conf.ConfigError(f"config: '{where}' = {v!r}: the TCP game needs n >= 2 flows")
         if k in ("alpha", "alpha_n"):
             _num(v, where, 0.0, math.inf)
         if k in ("beta", "beta_n"):
@@ -327,10 +327,12 @@ def _grid(
 ) -> tuple[tuple[float, ...] | None, float | None]:
     g, s = level.get(f"{name}_grid"), level.get(f"{name}_step")
     if (g is None) == (s is None):
-        raise ccr.ConfigError(f"config: '{where}': give exactly one of {name}_grid and {name}_step")
+        raise conf.ConfigError(
+            f"config: '{where}': give exactly one of {name}_grid and {name}_step"
+        )
     if g is not None:
         if not isinstance(g, list) or not g:
-            raise ccr.ConfigError(f"config: '{where}.{name}_grid' must be a non-empty list")
+            raise conf.ConfigError(f"config: '{where}.{name}_grid' must be a non-empty list")
         vals = tuple(
             _num(v, f"{where}.{name}_grid", lo, hi, open_lo=open_, open_hi=open_) for v in g
         )
@@ -347,11 +349,11 @@ def search_spec(
     d = config[PAPER]["experiments"][name]["design"]
     mode = d.get("search")
     if mode not in MODES:
-        raise ccr.ConfigError(f"config: '{where}.search' = {mode!r}; allowed: {', '.join(MODES)}")
+        raise conf.ConfigError(f"config: '{where}.search' = {mode!r}; allowed: {', '.join(MODES)}")
     unknown = set(d) - {"search", "settings", "fidelity"}
     unknown |= set(d.get("settings", {})) - set(SEARCH_SETTINGS)
     if unknown:
-        raise ccr.ConfigError(
+        raise conf.ConfigError(
             f"config: unknown key(s) {', '.join(sorted(unknown))} under '{where}'"
         )
     vals = {k: _setting(d, k, where) for k in SEARCH_SETTINGS}
@@ -363,38 +365,38 @@ def search_spec(
     blo = _num(vals["beta_low"], f"{where}.settings.beta_low", 0, 1, open_lo=True, open_hi=True)
     bhi = _num(vals["beta_high"], f"{where}.settings.beta_high", 0, 1, open_lo=True, open_hi=True)
     if not blo < bhi:
-        raise ccr.ConfigError(f"config: '{where}.settings': beta_low must be below beta_high")
+        raise conf.ConfigError(f"config: '{where}.settings': beta_low must be below beta_high")
     if vals["pick"] != "r1":
-        raise ccr.ConfigError(f"config: '{where}.settings.pick' = {vals['pick']!r}; allowed: r1")
+        raise conf.ConfigError(f"config: '{where}.settings.pick' = {vals['pick']!r}; allowed: r1")
     if vals["joint"] != "coordinate":
-        raise ccr.ConfigError(
+        raise conf.ConfigError(
             f"config: '{where}.settings.joint' = {vals['joint']!r}; allowed: coordinate"
         )
     if vals["joint_order"] not in JOINT_ORDERS:
-        raise ccr.ConfigError(
+        raise conf.ConfigError(
             f"config: '{where}.settings.joint_order' = {vals['joint_order']!r}; allowed: "
             + ", ".join(JOINT_ORDERS)
         )
     levels = d.get("fidelity", {})
     if set(levels) != set(FIDELITIES):
-        raise ccr.ConfigError(f"config: '{where}.fidelity' must have exactly smoke, quick, paper")
+        raise conf.ConfigError(f"config: '{where}.fidelity' must have exactly smoke, quick, paper")
     lw = f"{where}.fidelity.{fidelity}"
     level = levels[fidelity]
     if level.get("skip") is not None:
         if level != {"skip": True}:
-            raise ccr.ConfigError(f"config: '{lw}': a skipped level has only 'skip: true'")
+            raise conf.ConfigError(f"config: '{lw}': a skipped level has only 'skip: true'")
         return None
     extra = set(level) - {"alpha_grid", "alpha_step", "beta_grid", "beta_step", "max_iterations"}
     if extra:
-        raise ccr.ConfigError(f"config: unknown key(s) {', '.join(sorted(extra))} under '{lw}'")
+        raise conf.ConfigError(f"config: unknown key(s) {', '.join(sorted(extra))} under '{lw}'")
     ag, astep = _grid(level, "alpha", lw, 0.0, math.inf, False)
     bg, bstep = _grid(level, "beta", lw, 0.0, 1.0, True)
     mi = level.get("max_iterations")
     if not isinstance(mi, int) or isinstance(mi, bool) or mi < 1:
-        raise ccr.ConfigError(f"config: '{lw}.max_iterations' = {mi!r} must be an integer >= 1")
+        raise conf.ConfigError(f"config: '{lw}.max_iterations' = {mi!r} must be an integer >= 1")
     a0, b0 = float(start["alpha"]), float(start["beta"])  # type: ignore[arg-type]
     if not blo <= b0 <= bhi:
-        raise ccr.ConfigError(
+        raise conf.ConfigError(
             f"config: '{where}': start beta {b0:g} is outside [beta_low, beta_high]"
         )
     return SearchSpec(
@@ -446,8 +448,8 @@ def study(config: Mapping, fidelity: str) -> Study:
     sweeps: dict[str, tuple[Point, ...]] = {}
     for name, exp in exps.items():
         if exp["family"] != FAMILY:
-            raise ccr.ConfigError(f"config: '{PAPER}.experiments.{name}.family' must be {FAMILY}")
-        runs = ccr.runs(config, PAPER, name, fidelity)
+            raise conf.ConfigError(f"config: '{PAPER}.experiments.{name}.family' must be {FAMILY}")
+        runs = conf.runs(config, PAPER, name, fidelity)
         for r in runs:
             check_run_params(r.params, f"{PAPER}.experiments.{name} at {fidelity}")
             b = {k: v for k, v in r.params.items() if k not in (*COORDS, "seed")}
@@ -455,7 +457,7 @@ def study(config: Mapping, fidelity: str) -> Study:
                 base, first = b, name
             elif b != base:
                 diff = sorted(k for k in set(b) | set(base) if b.get(k) != base.get(k))
-                raise ccr.ConfigError(
+                raise conf.ConfigError(
                     f"config: '{PAPER}.experiments.{name}' at {fidelity}: parameter(s) "
                     f"{', '.join(diff)} differ from '{first}'; every experiment of {PAPER} must "
                     "share all parameters but tcp, queue, alpha, beta, alpha_n, beta_n (runs "
@@ -465,7 +467,7 @@ def study(config: Mapping, fidelity: str) -> Study:
         if seeds is None:
             seeds = s
         elif s != seeds:
-            raise ccr.ConfigError(
+            raise conf.ConfigError(
                 f"config: '{PAPER}.experiments.{name}.fidelity.{fidelity}.seeds' must equal "
                 f"'{first}''s seeds {list(seeds)} (runs are shared between figures)"
             )
@@ -477,7 +479,7 @@ def study(config: Mapping, fidelity: str) -> Study:
             )
         elif "search" in design:
             if exp["fidelity"][fidelity].get("sweep"):
-                raise ccr.ConfigError(
+                raise conf.ConfigError(
                     f"config: '{PAPER}.experiments.{name}': a search has no sweep"
                 )
             for fid in FIDELITIES:  # check every fidelity's search settings now
@@ -488,14 +490,14 @@ def study(config: Mapping, fidelity: str) -> Study:
         elif "derivative" in design:
             prm = design["derivative"]
             if prm not in ("alpha", "beta"):
-                raise ccr.ConfigError(
+                raise conf.ConfigError(
                     f"config: '{where}.derivative' = {prm!r}; allowed: alpha, beta"
                 )
             unknown = (set(design) - {"derivative", "settings", "fidelity"}) | (
                 set(design.get("settings", {})) - set(DERIVATIVE_SETTINGS)
             )
             if unknown:
-                raise ccr.ConfigError(
+                raise conf.ConfigError(
                     f"config: unknown key(s) {', '.join(sorted(unknown))} under '{where}'"
                 )
             step = _num(
@@ -504,7 +506,7 @@ def study(config: Mapping, fidelity: str) -> Study:
             # a fidelity may use a coarser step (noisier runs need a wider difference)
             for fid, lv in design.get("fidelity", {}).items():
                 if fid not in FIDELITIES or set(lv) - {"step"}:
-                    raise ccr.ConfigError(f"config: '{where}.fidelity.{fid}': only 'step' allowed")
+                    raise conf.ConfigError(f"config: '{where}.fidelity.{fid}': only 'step' allowed")
                 v = _num(lv.get("step"), f"{where}.fidelity.{fid}.step", 0, math.inf, open_lo=True)
                 if fid == fidelity:
                     step = v
@@ -519,9 +521,9 @@ def study(config: Mapping, fidelity: str) -> Study:
                 name, prm, step, tau_s, tuple(sorted(set(pts), key=lambda p: p.key))
             )
         else:
-            raise ccr.ConfigError(f"config: '{where}' needs 'search' or 'derivative'")
+            raise conf.ConfigError(f"config: '{where}' needs 'search' or 'derivative'")
     if base is None or seeds is None:
-        raise ccr.ConfigError(f"config: '{PAPER}.experiments' is empty")
+        raise conf.ConfigError(f"config: '{PAPER}.experiments' is empty")
     return Study(fidelity, base, seeds, searches, derivs, sweeps)
 
 

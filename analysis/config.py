@@ -321,11 +321,11 @@ class Item:
     experiments: tuple[str, ...] = ()
     reads: tuple[str, ...] = ()
     params: tuple[str, ...] = ()
+    rule: str = ""  # the paper's own rule that makes the step; "": the shared rules
 
     @property
     def theory(self) -> bool:
-        """A step without runs or tables: the paper's analysis without simulation, made by
-        the paper's own rule."""
+        """A step without runs or tables: the paper's model alone, no simulation."""
         return not self.experiments and not self.reads
 
 
@@ -341,6 +341,7 @@ def items(config: dict, paper: str) -> dict[str, Item]:
             tuple(d.get("experiments", ())),
             tuple(d.get("reads", ())),
             tuple(d.get("params", ())),
+            d.get("rule", ""),
         )
         for name, d in config[paper]["items"].items()
     }

@@ -18,7 +18,7 @@ from scipy import stats
 
 from analysis import cli, nsio
 from analysis.models import floyd1991 as models
-from analysis.numbers import write_claims, write_numbers, write_tidy
+from analysis.outputs import write_claims, write_numbers, write_tidy
 
 
 def period_throughput(run_dirs: Sequence[Path]) -> pd.DataFrame:

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import astuple
 from pathlib import Path
 
-from analysis import config as ccr
+from analysis import config as conf
 from analysis.cli import params_json
 from analysis.compare import (
     CLASS_HEADINGS,
@@ -69,7 +69,7 @@ def _compact(v: object) -> str:
     return "--" if v is None else _value_text(v)
 
 
-def overrides_tex(rows: Sequence[ccr.Override]) -> str:
+def overrides_tex(rows: Sequence[conf.Override]) -> str:
     """Every per-experiment value that differs from the paper-wide defaults, and what the
     report's fidelity level changes against the paper's own run counts and durations
     (:func:`analysis.config.overrides`)."""
@@ -154,9 +154,9 @@ def deviations_tex(
 def build_tex(fidelity: str, ns_id: str, series: list[str]) -> str:
     patches = ", ".join(f"\\texttt{{{tex_escape(s)}}}" for s in series)
     return (
-        f"\\newcommand{{\\ccrFidelity}}{{{tex_escape(fidelity)}}}\n"
-        f"\\newcommand{{\\ccrNsId}}{{\\texttt{{{tex_escape(ns_id)}}}}}\n"
-        f"\\newcommand{{\\ccrPatches}}{{{patches}}}\n"
+        f"\\newcommand{{\\reportFidelity}}{{{tex_escape(fidelity)}}}\n"
+        f"\\newcommand{{\\reportNsId}}{{\\texttt{{{tex_escape(ns_id)}}}}}\n"
+        f"\\newcommand{{\\reportPatches}}{{{patches}}}\n"
     )
 
 
@@ -165,8 +165,8 @@ def report_params(config: dict, papers: Sequence[str], fidelity: str) -> dict:
     parameters, the overrides at ``fidelity`` and the recorded causes of deviations."""
     return {
         p: {
-            "assumed": [list(r) for r in ccr.assumed(config, p)],
-            "overrides": [list(astuple(o)) for o in ccr.overrides(config, p, fidelity)],
+            "assumed": [list(r) for r in conf.assumed(config, p)],
+            "overrides": [list(astuple(o)) for o in conf.overrides(config, p, fidelity)],
             "deviations": config[p].get("deviations", {}),
         }
         for p in papers
@@ -187,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error(f"--params has no entry for {', '.join(missing)}")
     series = [
         line.strip()
-        for line in (ccr.ROOT / "ns2-patches" / "series").read_text().splitlines()
+        for line in (conf.ROOT / "ns2-patches" / "series").read_text().splitlines()
         if line.strip() and not line.startswith("#")
     ]
     a.out.mkdir(parents=True, exist_ok=True)
@@ -197,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         d.mkdir(parents=True, exist_ok=True)
         mine = a.params[paper]
         (d / "assumptions.tex").write_text(assumptions_tex(mine["assumed"]))
-        rows = [ccr.Override(*o) for o in mine["overrides"]]
+        rows = [conf.Override(*o) for o in mine["overrides"]]
         (d / "overrides.tex").write_text(overrides_tex(rows))
     rows = read_csv(a.diff)
     causes = {p: a.params[p]["deviations"] for p in a.papers}

@@ -48,7 +48,7 @@ from analysis.models.tang.recipes import (
     prop3_alpha,
 )
 from analysis.models.tang.solver import find_equilibria
-from analysis.numbers import write_claims, write_numbers, write_tidy
+from analysis.outputs import write_claims, write_numbers, write_tidy
 
 #: Routes (0-based link indices) of the groups of each topology, as tcl/tang/chain.tcl.
 ROUTES = {

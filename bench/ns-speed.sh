@@ -25,10 +25,10 @@ py=${PYTHON:-$here/.venv/bin/python}
 mapfile -t args < <(cd "$here" && "$py" - "$sim_s" <<'PY'
 import sys
 from pathlib import Path
-from analysis import config as ccr
+from analysis import config as conf
 from analysis.nsrun import format_value
-cfg = ccr.load([Path("config/config.yaml"), *sorted(Path("config/experiments").glob("*.yaml"))])
-run = next(r for r in ccr.runs(cfg, "floyd1991", "fig06", "paper") if r.point.get("n") == 5 and r.seed == 1)
+cfg = conf.load([Path("config/config.yaml"), *sorted(Path("config/experiments").glob("*.yaml"))])
+run = next(r for r in conf.runs(cfg, "floyd1991", "fig06", "paper") if r.point.get("n") == 5 and r.seed == 1)
 params = {**run.params, "duration": float(sys.argv[1])}
 for k, v in params.items():
     print(f"{k}={format_value(v)}")

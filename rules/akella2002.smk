@@ -14,7 +14,7 @@ from analysis import akella2002_search as akella
 
 try:
     AK = akella.study(config, FIDELITY)
-except ccr.ConfigError as _e:
+except conf.ConfigError as _e:
     sys.stderr.write(f"\n{_e}\n\n")
     sys.exit(1)
 
@@ -160,25 +160,6 @@ rule akella2002_search:
     shell:
         "python -m analysis.akella2002_search search --params {params.json:q} "
         "--out {output} {params.iterations}" + LOGGED
-
-
-rule akella2002_hybrid:
-    """The Hybrid (Reno) drop-tail evaluation of Sec 4.2.3 (no simulation)."""
-    input:
-        code=code("analysis.akella2002"),
-    output:
-        tidy=f"results/akella2002/hybrid/{FIDELITY}/tidy.csv",
-        extra=directory(f"results/akella2002/hybrid/{FIDELITY}/extra"),
-        numbers="paper/generated/akella2002/numbers-hybrid.csv",
-    log:
-        f"results/akella2002/hybrid/{FIDELITY}/analyse.log",
-    benchmark:
-        f"benchmarks/akella2002/hybrid/{FIDELITY}/analyse.tsv"
-    params:
-        json=lambda w: step_params("akella2002", "hybrid"),
-    shell:
-        "python -m analysis.akella2002 hybrid --params {params.json:q} --tidy {output.tidy} "
-        "--numbers {output.numbers} --extra {output.extra}" + LOGGED
 
 
 rule akella2002_tables:

@@ -9,8 +9,8 @@
 #   diagram  a network diagram drawn from a run (<paper>.diagrams)
 # Every step runs `python -m analysis.<paper>` or `analysis.plots.<paper>` with the flags of
 # analysis/cli.py; its code inputs are the project modules that module imports
-# (analysis/imports.py), so editing a module reruns exactly the steps that import it. Steps
-# without runs or tables (the papers' models alone) are the papers' own rules.
+# (analysis/imports.py), so editing a module reruns exactly the steps that import it. A step
+# a paper makes otherwise names its own rule in the items table (item field 'rule').
 import json
 
 from analysis import imports
@@ -64,7 +64,7 @@ def step_tables(paper: str, step: str) -> list[str]:
 def params_json(paper: str, keys) -> str:
     """``--params``: the named config values (dotted paths under the paper), as JSON."""
     where = f"{paper}.items"
-    return json.dumps({k: ccr.dotted(config[paper], k, where) for k in keys}, sort_keys=True)
+    return json.dumps({k: conf.dotted(config[paper], k, where) for k in keys}, sort_keys=True)
 
 
 def step_params(paper: str, step: str) -> str:
@@ -93,8 +93,9 @@ ANALYSE = (
 # a failed step shows the end of its log
 LOGGED = " > {log} 2>&1 || {{ tail -n 30 {log} >&2; exit 1; }}"
 
+# every step but the claims and those a paper's own rule makes (items with a 'rule')
 GENERIC_STEPS = sorted(
-    {it.step for p in PAPERS for it in ITEMS[p].values() if not it.theory and it.step != "claims"}
+    {it.step for p in PAPERS for it in ITEMS[p].values() if not it.rule and it.step != "claims"}
 )
 
 

@@ -18,7 +18,17 @@ rule misra_theory:
         f"benchmarks/misra/theory/{FIDELITY}/analyse.tsv"
     params:
         # the whole paper section: the model is checked against every experiment's runs
-        json=lambda w: params_json("misra", ["experiments", "parameters"]),
+        json=lambda w: step_params("misra", "theory"),
     shell:
         "python -m analysis.misra theory --params {params.json:q} --numbers {output.numbers} "
         "--claims {output.claims}" + LOGGED
+
+# the model's requirements on every configured run of every fidelity: a config the model
+# cannot take stops here, before any run (analysis.misra.setup; the model, no pandas)
+from analysis.misra.setup import check_config as misra_check_config
+
+try:
+    misra_check_config(config)
+except conf.ConfigError as _e:
+    sys.stderr.write(f"\n{_e}\n\n")
+    sys.exit(1)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import config as ccr
+from analysis import config as conf
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,7 +31,7 @@ def ns_binary() -> Path:
 def cfg(root: Path) -> dict:
     """The project's configuration as Snakemake merges it (config.yaml, then every paper's
     file). Shared by all tests: a test that changes it works on a copy.deepcopy."""
-    return ccr.load(
+    return conf.load(
         [root / "config" / "config.yaml", *sorted((root / "config" / "experiments").glob("*.yaml"))]
     )
 

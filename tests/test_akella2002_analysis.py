@@ -19,12 +19,12 @@ import pytest
 
 from analysis import akella2002 as ak
 from analysis import akella2002_search as aks
-from analysis import config as ccr
+from analysis import config as conf
 from analysis import nsrun
 from analysis.compare import load_originals, verdict
 from analysis.stats import mean_ci
 
-PUB = {p.key: p for p in load_originals(ccr.ROOT / "config" / "originals" / "akella2002.yaml")}
+PUB = {p.key: p for p in load_originals(conf.ROOT / "config" / "originals" / "akella2002.yaml")}
 
 
 def spec(mode: str = "alpha", **kw: object) -> aks.SearchSpec:
@@ -303,8 +303,8 @@ def test_bad_parameters(cfg: dict, path: tuple, value: object, message: str) -> 
     for k in path[:-1]:
         d = d[k]
     d[path[-1]] = value
-    with pytest.raises(ccr.ConfigError, match=message):
-        ccr.validate(c)
+    with pytest.raises(conf.ConfigError, match=message):
+        conf.validate(c)
         aks.study(c, "smoke")
 
 
@@ -313,21 +313,21 @@ def test_bad_search_settings(cfg: dict) -> None:
     e = c["akella2002"]["experiments"]["sack_droptail_beta"]
     e["design"] = copy.deepcopy(e["design"])
     e["design"]["fidelity"]["quick"]["beta_grid"] = [0.5, 1.0]
-    with pytest.raises(ccr.ConfigError, match=r"beta_grid' = 1.0 must be a number in \(0, 1\)"):
+    with pytest.raises(conf.ConfigError, match=r"beta_grid' = 1.0 must be a number in \(0, 1\)"):
         aks.study(c, "smoke")  # every fidelity's settings are checked
     c = copy.deepcopy(cfg)
     c["akella2002"]["experiments"]["sack_droptail_beta"]["design"] = {"search": "gamma"}
-    with pytest.raises(ccr.ConfigError, match="search' = 'gamma'"):
+    with pytest.raises(conf.ConfigError, match="search' = 'gamma'"):
         aks.study(c, "smoke")
     c = copy.deepcopy(cfg)
     e = c["akella2002"]["experiments"]["sack_droptail_joint"]
     e["design"] = copy.deepcopy(e["design"])
     e["design"]["settings"]["joint_order"] = {"value": "random", "status": "assumed", "reason": "x"}
-    with pytest.raises(ccr.ConfigError, match="joint_order' = 'random'; allowed: alpha_first"):
+    with pytest.raises(conf.ConfigError, match="joint_order' = 'random'; allowed: alpha_first"):
         aks.study(c, "smoke")
     c = copy.deepcopy(cfg)
     c["akella2002"]["experiments"]["fig10a"]["set"] = {"tcp": "sack", "min_rto": 1.0}
-    with pytest.raises(ccr.ConfigError, match="min_rto differ"):
+    with pytest.raises(conf.ConfigError, match="min_rto differ"):
         aks.study(c, "smoke")
 
 
@@ -344,7 +344,7 @@ def base_params(cfg: dict) -> dict:
 
 def test_run_measures_the_window(ns_binary: Path, base_params: dict, tmp_path: Path) -> None:
     p = {**base_params, **aks.Point("sack", "red", 1, 0.5, 4, 0.8).params(), "seed": 3}
-    nsrun.run(ns_binary, ccr.tcl_script("akella2002", "dumbbell"), tmp_path / "s3", p)
+    nsrun.run(ns_binary, conf.tcl_script("akella2002", "dumbbell"), tmp_path / "s3", p)
     s = json.loads((tmp_path / "s3" / "summary.json").read_text())
     assert s["results"]["window_s"] == 8 and s["results"]["numdupacks"] == 3
     rows = aks.read_point_rows(tmp_path, [3])
@@ -379,7 +379,7 @@ def test_script_rejects_bad_input(
 ) -> None:
     p = {**base_params, **aks.Point("sack", "red", 1, 0.5, 1, 0.5).params(), "seed": 1, **override}
     with pytest.raises(nsrun.NsRunError, match=message):
-        nsrun.run(ns_binary, ccr.tcl_script("akella2002", "dumbbell"), tmp_path / "bad", p)
+        nsrun.run(ns_binary, conf.tcl_script("akella2002", "dumbbell"), tmp_path / "bad", p)
     assert not (tmp_path / "bad" / "summary.json").exists()
 
 
@@ -768,7 +768,7 @@ def test_beta_first_search_in_the_workflow(project_copy: Path) -> None:
     assert doc["records"][0]["coordinate"] == "beta" and doc["spec"]["joint_order"] == "beta_first"
     assert [r["coordinate"] for r in doc["records"]][:2] == ["beta", "alpha"]
     st = aks.study(
-        ccr.load(
+        conf.load(
             [w / "config" / "config.yaml", *sorted((w / "config" / "experiments").glob("*.yaml"))]
         ),
         "smoke",

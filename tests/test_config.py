@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from analysis import config as ccr
+from analysis import config as conf
 
 
 def test_shipped_config_is_valid(cfg: dict) -> None:
-    ccr.validate(cfg)
-    runs = ccr.runs(cfg, "floyd1991", "fig02", "quick")
+    conf.validate(cfg)
+    runs = conf.runs(cfg, "floyd1991", "fig02", "quick")
     assert [r.run_id for r in runs][:2] == ["n1_s1", "n2_s1"]
     assert all(r.params["seed"] == 1 for r in runs)
 
@@ -20,8 +20,8 @@ def test_shipped_config_is_valid(cfg: dict) -> None:
 def _broken(cfg: dict, edit) -> str:  # type: ignore[no-untyped-def]
     c = copy.deepcopy(cfg)
     edit(c)
-    with pytest.raises(ccr.ConfigError) as e:
-        ccr.validate(c)
+    with pytest.raises(conf.ConfigError) as e:
+        conf.validate(c)
     return str(e.value)
 
 
@@ -82,7 +82,7 @@ def test_unused_paper_parameter(cfg: dict) -> None:
 
 
 def test_assumed_list(cfg: dict) -> None:
-    names = [a[0] for a in ccr.assumed(cfg, "floyd1991")]
+    names = [a[0] for a in conf.assumed(cfg, "floyd1991")]
     assert "access_bw" in names and "gw_buffer" not in names
 
 
@@ -132,31 +132,31 @@ VIOLATIONS = {
 def _run_of_family(cfg: dict, paper: str, family: str) -> tuple[str, dict]:
     for name, exp in cfg[paper]["experiments"].items():
         if exp["family"] == family:
-            return name, dict(ccr.runs(cfg, paper, name, "smoke")[0].params)
+            return name, dict(conf.runs(cfg, paper, name, "smoke")[0].params)
     raise AssertionError(f"no experiment of {paper} runs {family}")
 
 
 @pytest.mark.parametrize(
     ("paper", "family", "limit"),
-    [(p, f, name) for (p, f), limits in ccr.LIMITS.items() for name, _, _ in limits],
+    [(p, f, name) for (p, f), limits in conf.LIMITS.items() for name, _, _ in limits],
 )
 def test_limit_between_parameters(cfg: dict, paper: str, family: str, limit: str) -> None:
     """Each limit the experiment script checks at run time is checked before any run: a
     shipped run passes it; the same run with the limit broken stops with this limit's
     message, which names the parameters and their values."""
     experiment, params = _run_of_family(cfg, paper, family)
-    ccr.check_params(paper, experiment, family, params)
+    conf.check_params(paper, experiment, family, params)
     broken = {**params, **VIOLATIONS[limit]}
-    with pytest.raises(ccr.ConfigError) as e:
-        ccr.check_params(paper, experiment, family, broken)
-    (message,) = [m for name, _, m in ccr.LIMITS[(paper, family)] if name == limit]
+    with pytest.raises(conf.ConfigError) as e:
+        conf.check_params(paper, experiment, family, broken)
+    (message,) = [m for name, _, m in conf.LIMITS[(paper, family)] if name == limit]
     assert str(e.value) == f"config: '{paper}.experiments.{experiment}': " + message.format(
         **broken
     )
 
 
 def test_every_limit_has_a_test() -> None:
-    names = {name for limits in ccr.LIMITS.values() for name, _, _ in limits}
+    names = {name for limits in conf.LIMITS.values() for name, _, _ in limits}
     assert names == set(VIOLATIONS)
 
 
@@ -171,8 +171,8 @@ def test_limit_checked_by_validate(cfg: dict) -> None:
 def test_bad_yaml_names_file_and_line(tmp_path: Path) -> None:
     f = tmp_path / "floyd1991.yaml"
     f.write_text("floyd1991:\n  parameters:\n    gw_bw: {value: 1500000, status: [stated}\n")
-    with pytest.raises(ccr.ConfigError) as e:
-        ccr.load([f])
+    with pytest.raises(conf.ConfigError) as e:
+        conf.load([f])
     assert f"{f}, line 3, column " in str(e.value) and "not valid YAML" in str(e.value)
 
 
@@ -195,11 +195,11 @@ def test_snakemake_names_the_bad_yaml_file(project_copy: Path) -> None:
 def test_items_of_the_shipped_config(cfg: dict) -> None:
     """Floyd's Figure 9 reads the runs of Figure 6 through its own step; Tang's Figures 3 and
     4 and Table 1 share the step of Experiment 1; Gao's Figure 1 is the model alone."""
-    fl = ccr.items(cfg, "floyd1991")
+    fl = conf.items(cfg, "floyd1991")
     assert (fl["fig09"].step, fl["fig09"].experiments) == ("fig09", ("fig06",))
-    tang = ccr.items(cfg, "tang")
+    tang = conf.items(cfg, "tang")
     assert {tang[i].step for i in ("fig03", "fig04", "table1")} == {"exp1"}
-    gao = ccr.items(cfg, "gao")
+    gao = conf.items(cfg, "gao")
     assert gao["fig01"].theory and not gao["fig02"].theory
 
 

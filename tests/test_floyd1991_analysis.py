@@ -6,19 +6,22 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import config as ccr
+from analysis import config as conf
 from analysis import floyd1991, nsio, nsrun
 from analysis.models import floyd1991 as models
 
 
 @pytest.fixture(scope="module")
 def runs(cfg: dict, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    base = dict(ccr.runs(cfg, "floyd1991", "fig08", "smoke")[0].params)
+    base = dict(conf.runs(cfg, "floyd1991", "fig08", "smoke")[0].params)
     out = []
     for n in (2, 3):
         d = tmp_path_factory.mktemp("floyd") / f"n{n}"
         nsrun.run(
-            ns_binary, ccr.tcl_script("floyd1991", "gateways"), d, {**base, "n": n, "duration": 150}
+            ns_binary,
+            conf.tcl_script("floyd1991", "gateways"),
+            d,
+            {**base, "n": n, "duration": 150},
         )
         out.append(d)
     return out

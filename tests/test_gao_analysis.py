@@ -10,18 +10,18 @@ import pandas as pd
 import pytest
 import yaml
 
-from analysis import config as ccr
+from analysis import config as conf
 from analysis import gao, nsio, nsrun
 
 PKT_BITS = 8000.0  # 1000-byte packets
 
 
 def _base(cfg: dict, experiment: str) -> dict:
-    return dict(ccr.runs(cfg, "gao", experiment, "smoke")[0].params)
+    return dict(conf.runs(cfg, "gao", experiment, "smoke")[0].params)
 
 
 def _run(ns: Path, family: str, out: Path, params: dict) -> Path:
-    nsrun.run(ns, ccr.tcl_script("gao", family), out, params)
+    nsrun.run(ns, conf.tcl_script("gao", family), out, params)
     return out
 
 
@@ -310,7 +310,7 @@ def test_bad_parameters_stop_the_run(
 ) -> None:
     params = {**_base(cfg, experiment), **change}
     with pytest.raises(nsrun.NsRunError, match="failed") as e:
-        nsrun.run(ns_binary, ccr.tcl_script("gao", family), tmp_path / "run", params)
+        nsrun.run(ns_binary, conf.tcl_script("gao", family), tmp_path / "run", params)
     assert message in str(e.value)
 
 
@@ -320,15 +320,17 @@ def test_config_rejects_negative_rate(cfg: dict) -> None:
     bad = copy.deepcopy(cfg)
     bad["gao"]["parameters"]["udp_rate"]["value"] = -3e6
     with pytest.raises(
-        ccr.ConfigError, match=r"gao\.parameters\.udp_rate' = -3000000.0: must be a number > 0"
+        conf.ConfigError,
+        match=r"gao\.parameters\.udp_rate' = -3000000.0: must be a number > 0",
     ):
-        ccr.validate(bad)
+        conf.validate(bad)
     bad = copy.deepcopy(cfg)
     bad["gao"]["experiments"]["fig02"]["fidelity"]["paper"]["sweep"]["s4"] = [0.5, -0.1]
     with pytest.raises(
-        ccr.ConfigError, match=r"gao\.experiments\.fig02\.fidelity\.paper\.sweep\.s4' = -0.1"
+        conf.ConfigError,
+        match=r"gao\.experiments\.fig02\.fidelity\.paper\.sweep\.s4' = -0.1",
     ):
-        ccr.validate(bad)
+        conf.validate(bad)
 
 
 def test_drr_reference_is_fair(cfg: dict, ns_binary: Path, tmp_path: Path) -> None:

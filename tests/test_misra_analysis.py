@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from analysis import config as ccr
+from analysis import config as conf
 from analysis import nsio, nsrun
 from analysis.misra.claims import sim_claims
 from analysis.misra.setup import (
@@ -52,7 +52,7 @@ from analysis.models import misra as models
 @pytest.fixture(scope="module")
 def base(cfg: dict) -> dict:
     """Experiment A, set 1, as the paper fidelity runs it (C = 5 Mb/s)."""
-    return dict(ccr.runs(cfg, "misra", "expa_s1", "paper")[0].params)
+    return dict(conf.runs(cfg, "misra", "expa_s1", "paper")[0].params)
 
 
 # ------------------------------------------------------------------------------------------
@@ -106,7 +106,7 @@ def test_setup_units(base: dict) -> None:
 def test_bad_input_stops_the_workflow(cfg: dict, change: dict, message: str) -> None:
     c = copy.deepcopy(cfg)
     c["misra"]["experiments"]["expb_s3"]["set"].update(change)
-    with pytest.raises(ccr.ConfigError, match=message) as e:
+    with pytest.raises(conf.ConfigError, match=message) as e:
         check_config(c)
     assert "misra.experiments.expb_s3" in str(e.value)
 
@@ -118,7 +118,7 @@ def test_capacity_below_the_profiles_stops_the_workflow(cfg: dict) -> None:
     e2 = c["misra"]["experiments"]["expb_s2"]
     e2["fidelity"] = copy.deepcopy(e2["fidelity"])
     e2["fidelity"]["quick"]["sweep"]["capacity"] = [3000000]
-    with pytest.raises(ccr.ConfigError) as e:
+    with pytest.raises(conf.ConfigError) as e:
         check_config(c)
     msg = str(e.value)
     assert "misra.experiments.expb_s2' (fidelity quick, run capacity3000000_s1)" in msg
@@ -127,7 +127,7 @@ def test_capacity_below_the_profiles_stops_the_workflow(cfg: dict) -> None:
 
 def test_shipped_config_passes(cfg: dict) -> None:
     check_config(cfg)
-    ccr.validate(cfg)
+    conf.validate(cfg)
 
 
 @pytest.mark.parametrize(
@@ -145,14 +145,17 @@ def test_tcl_refuses_bad_input_before_simulating(
 ) -> None:
     with pytest.raises(nsrun.NsRunError) as e:
         nsrun.run(
-            ns_binary, ccr.tcl_script("misra", "dumbbell"), tmp_path / "r", {**base, **change}
+            ns_binary,
+            conf.tcl_script("misra", "dumbbell"),
+            tmp_path / "r",
+            {**base, **change},
         )
     assert message in str(e.value)
     assert not (tmp_path / "r" / "summary.json").exists()
 
 
 def test_nflows_scales_capacity_and_thresholds(cfg: dict) -> None:
-    runs = {r.params["flows"]: r.params for r in ccr.runs(cfg, "misra", "nflows", "quick")}
+    runs = {r.params["flows"]: r.params for r in conf.runs(cfg, "misra", "nflows", "quick")}
     assert thresholds_pkts(runs[2]) == (20, 100)  # N = 2 is Experiment A at 6 Mb/s
     assert thresholds_pkts(runs[20]) == (200, 1000)
     assert capacity_bps(runs[20]) == 60e6
@@ -165,7 +168,10 @@ def test_nflows_scales_capacity_and_thresholds(cfg: dict) -> None:
     assert fp[20].windows[:2] == pytest.approx(fp[2].windows, rel=1e-9)
     assert fp[20].throughputs[:2] == pytest.approx(fp[2].throughputs, rel=1e-9)
     # the fixed thresholds of the paper's experiments
-    assert thresholds_pkts(ccr.runs(cfg, "misra", "expa_s1", "quick")[0].params) == (20, 100)
+    assert thresholds_pkts(conf.runs(cfg, "misra", "expa_s1", "quick")[0].params) == (
+        20,
+        100,
+    )
 
 
 def test_num_key_spelling() -> None:
@@ -306,11 +312,16 @@ def runs(
     out = {}
     short = {"duration": 40, "warmup": 10}
     a = root / "expa_s1" / "smoke" / "capacity8000000_s1"
-    nsrun.run(ns_binary, ccr.tcl_script("misra", "dumbbell"), a, {**base, **short, "capacity": 8e6})
+    nsrun.run(
+        ns_binary,
+        conf.tcl_script("misra", "dumbbell"),
+        a,
+        {**base, **short, "capacity": 8e6},
+    )
     out["a"] = a
-    sec4 = dict(ccr.runs(cfg, "misra", "sec4_alpha", "smoke")[0].params)
+    sec4 = dict(conf.runs(cfg, "misra", "sec4_alpha", "smoke")[0].params)
     s = root / "sec4_alpha" / "smoke" / "alpha-1_s1"
-    nsrun.run(ns_binary, ccr.tcl_script("misra", "dumbbell"), s, {**sec4, **short})
+    nsrun.run(ns_binary, conf.tcl_script("misra", "dumbbell"), s, {**sec4, **short})
     out["sec4"] = s
     return out
 
@@ -361,7 +372,7 @@ def test_same_seed_same_bytes(
     again = tmp_path / "again"
     nsrun.run(
         ns_binary,
-        ccr.tcl_script("misra", "dumbbell"),
+        conf.tcl_script("misra", "dumbbell"),
         again,
         {**base, "duration": 40, "warmup": 10, "capacity": 8e6},
     )
@@ -559,7 +570,7 @@ def test_errors_table_round_trip(tmp_path: Path) -> None:
     """The claims step's errors table, written and read back, typesets one row per figure and
     quantity: mean and largest |error| and the number of values compared."""
     from analysis.misra.claims import errors_table
-    from analysis.numbers import write_tidy
+    from analysis.outputs import write_tidy
     from analysis.plots.misra import errors_tex
 
     rows = [

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from analysis import config as ccr
+from analysis import config as conf
 from analysis import nsio, nsrun
 
-SCRIPT = ccr.tcl_script("floyd1991", "gateways")
+SCRIPT = conf.tcl_script("floyd1991", "gateways")
 
 
 @pytest.fixture(scope="module")
 def params(cfg: dict) -> dict:
-    p = dict(ccr.runs(cfg, "floyd1991", "fig02", "smoke")[0].params)
+    p = dict(conf.runs(cfg, "floyd1991", "fig02", "smoke")[0].params)
     p.update(duration=20, period=10)
     return p
 

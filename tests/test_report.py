@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from analysis import config as ccr
+from analysis import config as conf
 from analysis import report
 from analysis.compare import Row
 
@@ -38,7 +38,7 @@ def _tiny() -> dict:
 def test_overrides_list_experiment_values_and_what_quick_shortens() -> None:
     got = [
         (o.experiment, o.name, o.default, o.value, o.where)
-        for o in ccr.overrides(_tiny(), "gao", "quick")
+        for o in conf.overrides(_tiny(), "gao", "quick")
     ]
     assert got == [
         ("sim1", "duration", 100, 5000, "experiment"),  # rate = 2 equals the default: not listed
@@ -47,7 +47,7 @@ def test_overrides_list_experiment_values_and_what_quick_shortens() -> None:
         ("sim1", "s (sweep)", [1, 2, 3, 4, 5, 6], [2, 4, 6], "quick"),
     ]
     # at paper fidelity only the experiment's own values remain
-    assert [o.where for o in ccr.overrides(_tiny(), "gao", "paper")] == ["experiment"]
+    assert [o.where for o in conf.overrides(_tiny(), "gao", "paper")] == ["experiment"]
     tex = report.overrides_tex(_tiny(), "gao", "quick")
     assert "sim1 & duration & 5000 & 500 & quick fidelity only" in tex
     assert "6 values 1..6" in tex

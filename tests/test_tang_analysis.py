@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import config as ccr
+from analysis import config as conf
 from analysis import nsio, nsrun, tang
 from analysis.compare import load_originals
 
@@ -15,12 +15,12 @@ from analysis.compare import load_originals
 def runs(cfg: dict, ns_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """Experiment 1 (emulated Dummynet), FAST first and Reno first, 20 s."""
     out = []
-    for r in ccr.runs(cfg, "tang", "exp1", "smoke"):
+    for r in conf.runs(cfg, "tang", "exp1", "smoke"):
         if r.seed != 1:
             continue
         d = tmp_path_factory.mktemp("tang") / r.run_id
         p = {**r.params, "duration": 20, "offset": 5, "measure_from": 10}
-        nsrun.run(ns_binary, ccr.tcl_script("tang", "chain"), d, p)
+        nsrun.run(ns_binary, conf.tcl_script("tang", "chain"), d, p)
         out.append(d)
     return out
 
@@ -76,10 +76,10 @@ def test_window_outside_run_is_an_error() -> None:
 
 
 def test_bad_red_thresholds_stop_the_run(cfg: dict, ns_binary: Path, tmp_path: Path) -> None:
-    p = dict(ccr.runs(cfg, "tang", "fig09", "smoke")[0].params)
+    p = dict(conf.runs(cfg, "tang", "fig09", "smoke")[0].params)
     p.update(bmin2=1500, bmax2=100)
     with pytest.raises(nsrun.NsRunError, match="b_min"):
-        nsrun.run(ns_binary, ccr.tcl_script("tang", "chain"), tmp_path / "bad", p)
+        nsrun.run(ns_binary, conf.tcl_script("tang", "chain"), tmp_path / "bad", p)
 
 
 def _table(

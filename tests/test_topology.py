@@ -6,7 +6,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis import config as ccr
+from analysis import config as conf
 from analysis import nsio, nsrun
 from analysis.plots import topology as topo
 
@@ -125,10 +125,10 @@ def test_read_network_names_what_is_missing(tmp_path: Path) -> None:
 def test_a_run_records_its_network(ns_binary: Path, cfg: dict, tmp_path: Path) -> None:
     """Floyd's network with n = 2: 4 gateways in a chain (2 congested links and the link
     between them), 3 connections, each with a source and a sink host."""
-    p = dict(ccr.runs(cfg, "floyd1991", "fig03", "smoke")[0].params)
+    p = dict(conf.runs(cfg, "floyd1991", "fig03", "smoke")[0].params)
     p.update(n=2, duration=2, period=1)
     out = tmp_path / "run"
-    summary = nsrun.run(ns_binary, ccr.tcl_script("floyd1991", "gateways"), out, p)
+    summary = nsrun.run(ns_binary, conf.tcl_script("floyd1991", "gateways"), out, p)
     assert {"topology_links", "topology_agents"} <= set(summary["tables"])
     links, agents = topo.read_network(out)
     gw = links[links["queue"] == "Queue/RED"]

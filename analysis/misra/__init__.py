@@ -4,10 +4,10 @@ The simulations are runs of ``tcl/misra/dumbbell.tcl`` (one experiment family); 
 ``analysis/models/misra.py``, evaluated with the parameters each run echoed. One module per
 job; import each name from the module that defines it:
 
-* :mod:`analysis.misra.setup` -- a run's parameters as the model's set-up, the figures'
-  experiments (:data:`~analysis.misra.setup.FIGURE_EXPERIMENTS`, the one place that says which
-  runs a figure uses) and :func:`~analysis.misra.setup.check_config` (the model's requirements
-  on every run of every fidelity, for the workflow's config validation);
+* :mod:`analysis.misra.setup` -- a run's parameters as the model's set-up, the figure steps
+  (:data:`~analysis.misra.setup.FIGURES`; which runs each reads is ``misra.items`` in the
+  config) and :func:`~analysis.misra.setup.check_config` (the model's requirements on every
+  run of every fidelity, for the workflow's config validation);
 * :mod:`analysis.misra.tidy` -- run folders -> the tidy table and numbers of one figure;
 * :mod:`analysis.misra.theory` -- the model's values and analytical statements (no
   simulation);

@@ -21,8 +21,8 @@ import sys
 from collections.abc import Sequence
 
 from analysis.cli import analysis_parser, extra_dir, need, param, parse, run_dirs
-from analysis.misra.setup import FIGURE_EXPERIMENTS, PAPER
-from analysis.numbers import write_claims, write_numbers, write_tidy
+from analysis.misra.setup import FIGURES, PAPER
+from analysis.outputs import write_claims, write_numbers, write_tidy
 
 # Each step imports the module of its job only (theory and claims import tidy in turn).
 
@@ -31,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = analysis_parser(
         "python -m analysis.misra",
         "Misra, Baras, Ott analysis",
-        [*FIGURE_EXPERIMENTS, "theory", "claims"],
+        [*FIGURES, "theory", "claims"],
     )
     a = parse(ap, argv)
     need(ap, a, "--numbers")

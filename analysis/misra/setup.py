@@ -8,23 +8,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from analysis import config as ccr
+from analysis import config as conf
 from analysis.models import misra as models
 
 PAPER = "misra"
 #: The parameter sets k of Experiments A and B (expa_s<k>, expb_s<k>, Sec III.C).
 SETS = (1, 2, 3, 4)
-#: Figure -> the experiments whose runs it uses (the one place that says so).
-FIGURE_EXPERIMENTS: dict[str, tuple[str, ...]] = {
-    "fig01": ("expa_s1",),
-    "fig02": ("expa_s2",),
-    "fig03": ("expb_s1",),
-    "fig04": tuple(f"expa_s{k}" for k in SETS),
-    "fig05": tuple(f"expb_s{k}" for k in SETS),
-    "fig06": ("sec4_alpha",),
-    "fig07": ("sec4_c2",),
-    "ext01": ("nflows", "nflows_deep"),
-}
+#: The figure steps (which experiments' runs each reads: misra.items in the config).
+FIGURES = ("fig01", "fig02", "fig03", "fig04", "fig05", "fig06", "fig07", "ext01")
 #: Figures 1-5: capacity sweeps against the fixed point of Sec III.
 CAPACITY_FIGURES = ("fig01", "fig02", "fig03", "fig04", "fig05")
 #: Figures 6 and 7: the swept window-rule parameter.
@@ -111,20 +102,20 @@ def check_config(config: dict) -> None:
     exps = config.get(PAPER, {}).get("experiments", {})
     for exp in exps:
         for fid in ("smoke", "quick", "paper"):
-            for r in ccr.runs(config, PAPER, exp, fid):
+            for r in conf.runs(config, PAPER, exp, fid):
                 try:
                     s = setup_of(r.params)
                     if len(s.flows) == 1:
                         s.single_flow()
                 except ValueError as e:
-                    raise ccr.ConfigError(
+                    raise conf.ConfigError(
                         f"config: '{PAPER}.experiments.{exp}' (fidelity {fid}, run {r.run_id}): {e}"
                     ) from e
 
 
 def reference_params(config: dict, experiment: str) -> dict:
     """The parameters of an experiment (its first run at the paper fidelity)."""
-    return dict(ccr.runs(config, PAPER, experiment, "paper")[0].params)
+    return dict(conf.runs(config, PAPER, experiment, "paper")[0].params)
 
 
 def experiment_of(run_dir: Path) -> str:

@@ -340,9 +340,7 @@ def _table_env(
     )
 
 
-def table1_tex(
-    tidy: pd.DataFrame, pub: dict[str, Published], trace: Mapping | None = None
-) -> str:
+def table1_tex(tidy: pd.DataFrame, pub: dict[str, Published], trace: Mapping | None = None) -> str:
     s = gao.table1_summary(tidy)
     schemes = [g for g in gao.SCHEMES if g in set(s["gateway"])]
     tahoe = s[s["tcp"] == "tahoe"].set_index(["gateway", "stat"])
@@ -412,9 +410,7 @@ def gao_tcp_order(s: pd.DataFrame) -> list[str]:
     return [v for v in TCP_LABEL if v in set(s["tcp"])]
 
 
-def table2_tex(
-    tidy: pd.DataFrame, pub: dict[str, Published], trace: Mapping | None = None
-) -> str:
+def table2_tex(tidy: pd.DataFrame, pub: dict[str, Published], trace: Mapping | None = None) -> str:
     s = gao.table2_summary(tidy).set_index(["gateway", "link", "fid"])
     schemes = [g for g in gao.SCHEMES if g in set(s.index.get_level_values("gateway"))]
     cols = [(1, 1), (1, 2), (2, 1), (2, 2), (2, 3)]  # (link, fid)
