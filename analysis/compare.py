@@ -1,7 +1,8 @@
 """Compare regenerated numbers with the published ones (config/originals/<paper>.yaml).
 
-One function computes the verdicts; the same rows feed the console table, the LaTeX
-tables of the report and ``paper/generated/diff.csv`` (columns
+One function computes the verdicts; the same rows feed the console table,
+``paper/generated/diff.csv`` and the report's tables (written by :mod:`analysis.report`
+with :mod:`analysis.latex`: this module writes no LaTeX) (columns
 ``paper,key,source,published,regenerated,unit,tolerance,verdict,class``, verdict one of
 ``ok``, ``off``, ``missing``).
 
@@ -19,7 +20,7 @@ analysis steps write under ``paper/generated/<paper>/``.
 Usage::
 
     python -m analysis.compare --originals config/originals --numbers paper/generated \
-        [--csv paper/generated/diff.csv] [--tex-dir paper/generated] [--quiet]
+        [--csv paper/generated/diff.csv] [--quiet] [numbers-*.csv claims-*.csv ...]
 """
 
 from __future__ import annotations
@@ -181,7 +182,7 @@ def verdict(pub: Published, regenerated: str | None) -> str:
     return "ok" if abs(x - ref) <= tol else "off"
 
 
-def _fmt_published(pub: Published) -> str:
+def fmt_published(pub: Published) -> str:
     v = pub.published
     if pub.kind == "range":
         return f"[{v[0]:g}, {v[1]:g}]"  # type: ignore[index]
@@ -194,7 +195,7 @@ def _fmt_published(pub: Published) -> str:
     return f"{v:g}" if isinstance(v, (int, float)) else str(v)
 
 
-def _fmt_regen(text: str | None) -> str:
+def fmt_regen(text: str | None) -> str:
     if text is None:
         return ""
     try:
@@ -213,8 +214,8 @@ def diff_rows(originals: Iterable[Published], numbers: dict[tuple[str, str], str
                 paper=pub.paper,
                 key=pub.key,
                 source=pub.source,
-                published=_fmt_published(pub),
-                regenerated=_fmt_regen(reg),
+                published=fmt_published(pub),
+                regenerated=fmt_regen(reg),
                 unit=pub.unit,
                 tolerance=pub.tolerance_text(),
                 verdict=verdict(pub, reg),
@@ -282,85 +283,11 @@ def console_table(rows: Sequence[Row]) -> str:
     return "\n".join(lines)
 
 
-def tex_escape(s: str) -> str:
-    repl = {
-        "\\": r"\textbackslash{}",
-        "&": r"\&",
-        "%": r"\%",
-        "$": r"\$",
-        "#": r"\#",
-        "_": r"\_",
-        "{": r"\{",
-        "}": r"\}",
-        "~": r"\textasciitilde{}",
-        "^": r"\textasciicircum{}",
-        "<": r"\textless{}",
-        ">": r"\textgreater{}",
-    }
-    return "".join(repl.get(c, c) for c in s)
-
-
-#: how each class is headed in the report's tables
-CLASS_HEADINGS = {
-    "published-result": "Published results (counted)",
-    "published-analytical": "Published analytical values (counted)",
-    "calibrated": "Calibrated: used to choose an unstated parameter (not counted)",
-    "stated-parameter": "Stated parameters echoed from the config (not counted)",
-    "derived": "Derived by us from the paper's equations (model checks, not counted)",
-}
-
-
 def by_class(rows: Sequence[Row]) -> list[tuple[str, list[Row]]]:
     """The rows grouped by class, in the order of ``CLASSES`` (counted ones first); classes
     without rows left out."""
     groups = [(c, [r for r in rows if r.cls == c]) for c in CLASSES]
     return [(c, g) for c, g in groups if g]
-
-
-def tex_table(rows: Sequence[Row]) -> str:
-    """A longtable of one paper's rows, grouped by class (the counted classes first)."""
-    mark = {"ok": r"\textsc{ok}", "off": r"\textbf{off}", "missing": r"\textit{missing}"}
-    out = [
-        r"\begin{longtable}{@{}p{0.36\linewidth}rrlll@{}}",
-        r"\toprule",
-        r"key & published & regenerated & unit & tolerance & verdict \\",
-        r"\midrule\endhead",
-    ]
-    for cls, mine in by_class(rows):
-        out.append(f"\\multicolumn{{6}}{{@{{}}l}}{{\\emph{{{CLASS_HEADINGS[cls]}}}}} \\\\")
-        for r in mine:
-            cells = [r.key, r.published, r.regenerated, r.unit, r.tolerance]
-            out.append(" & ".join(tex_escape(c) for c in cells) + f" & {mark[r.verdict]} \\\\")
-    out += [r"\bottomrule", r"\end{longtable}", ""]
-    return "\n".join(out)
-
-
-def tex_summary(rows: Sequence[Row]) -> str:
-    """A small table: ok / off / missing per class; the counted classes first."""
-    counts = class_counts(rows)
-    out = [
-        r"\begin{tabular}{@{}lrrr@{}}",
-        r"\toprule class & ok & off & missing \\ \midrule",
-    ]
-    for cls in CLASSES:
-        c = counts[cls]
-        if not sum(c.values()):
-            continue
-        name = tex_escape(cls) + (" (counted)" if cls in COUNTED else "")
-        out.append(f"{name} & {c['ok']} & {c['off']} & {c['missing']} \\\\")
-    out += [r"\bottomrule", r"\end{tabular}", ""]
-    return "\n".join(out)
-
-
-def tex_macros(originals: Iterable[Published], numbers: dict[tuple[str, str], str]) -> str:
-    """\\regen{paper}{key} and \\published{paper}{key} values for the report text."""
-    out = []
-    for pub in originals:
-        reg = _fmt_regen(numbers.get((pub.paper, pub.key))) or "--"
-        cs = f"{pub.paper}@{pub.key}"
-        out.append(f"\\expandafter\\def\\csname ccrpub@{cs}\\endcsname{{{_fmt_published(pub)}}}")
-        out.append(f"\\expandafter\\def\\csname ccrreg@{cs}\\endcsname{{{tex_escape(reg)}}}")
-    return "\n".join(out) + "\n"
 
 
 @dataclass(frozen=True)
@@ -392,25 +319,45 @@ def load_claim_results(paths: Iterable[Path]) -> dict[tuple[str, str], tuple[boo
     return out
 
 
-def claims_tex(claims: Sequence[Claim], results: dict[tuple[str, str], tuple[bool, str]]) -> str:
-    """The paper's qualitative claims, each with its computed verdict."""
-    out = [
-        r"\begin{longtable}{@{}p{0.34\linewidth}p{0.12\linewidth}p{0.46\linewidth}@{}}",
-        r"\toprule claim & verdict & criterion and values \\ \midrule\endhead",
-    ]
-    for c in claims:
-        res = results.get((c.paper, c.key))
-        if res is None:
-            verdict, detail = r"\textit{not checked}", ""
-        else:
-            verdict = r"\textsc{holds}" if res[0] else r"\textbf{fails}"
-            detail = tex_escape(res[1])
-        out.append(
-            f"{tex_escape(c.statement)} {{\\footnotesize ({tex_escape(c.source)})}} & "
-            f"{verdict} & {{\\footnotesize {detail}}} \\\\"
+@dataclass(frozen=True)
+class Gathered:
+    """Everything the diff compares: the published numbers and claims of the chosen papers,
+    the regenerated numbers and the checked claims."""
+
+    originals: list[Published]
+    claims: list[Claim]
+    numbers: dict[tuple[str, str], str]
+    claim_results: dict[tuple[str, str], tuple[bool, str]]
+
+
+def gather(
+    originals_dir: Path, files: Sequence[Path], papers: Sequence[str] | None = None
+) -> Gathered:
+    """Read config/originals/<paper>.yaml of ``papers`` (default: all) and the given
+    numbers-*.csv and claims-*.csv. A regenerated number or checked claim that the originals
+    do not list is an error (ValueError naming them)."""
+    originals: list[Published] = []
+    claims: list[Claim] = []
+    for f in sorted(originals_dir.glob("*.yaml")):
+        if papers and f.stem not in papers:
+            continue
+        originals += load_originals(f)
+        claims += load_claims(f)
+    claim_results = load_claim_results(sorted(p for p in files if p.name.startswith("claims-")))
+    unknown_claims = sorted(set(claim_results) - {(c.paper, c.key) for c in claims})
+    if unknown_claims:
+        raise ValueError(
+            "checked claims that the originals do not list: "
+            + ", ".join(f"{p}:{k}" for p, k in unknown_claims)
         )
-    out += [r"\bottomrule", r"\end{longtable}", ""]
-    return "\n".join(out)
+    numbers = load_numbers(sorted(p for p in files if p.name.startswith("numbers-")))
+    unknown = unknown_numbers(originals, numbers)
+    if unknown:
+        raise ValueError(
+            "regenerated numbers with no published counterpart: "
+            + ", ".join(f"{p}:{k}" for p, k in unknown)
+        )
+    return Gathered(originals, claims, numbers, claim_results)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -418,7 +365,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--originals", type=Path, default=Path("config/originals"))
     ap.add_argument("--numbers", type=Path, default=Path("paper/generated"))
     ap.add_argument("--csv", type=Path)
-    ap.add_argument("--tex-dir", type=Path)
     ap.add_argument("--paper", action="append", help="only these papers (repeatable)")
     ap.add_argument("--quiet", action="store_true", help="no console table, only the counts")
     ap.add_argument(
@@ -429,51 +375,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         "left from an older layout is never read); default: every one under --numbers",
     )
     a = ap.parse_args(argv)
-    originals: list[Published] = []
-    claims: list[Claim] = []
-    for f in sorted(a.originals.glob("*.yaml")):
-        if a.paper and f.stem not in a.paper:
-            continue
-        originals += load_originals(f)
-        claims += load_claims(f)
     # only the chosen papers' folders: other papers' outputs may lie in the same tree
     folders = sorted(d for d in a.numbers.glob("*") if d.is_dir())
     folders = [d for d in folders if not a.paper or d.name in a.paper]
     files = a.files or [p for d in folders for p in sorted(d.glob("*.csv"))]
-    claim_files = sorted(p for p in files if p.name.startswith("claims-"))
-    number_files = sorted(p for p in files if p.name.startswith("numbers-"))
-    claim_results = load_claim_results(claim_files)
-    unknown_claims = sorted(set(claim_results) - {(c.paper, c.key) for c in claims})
-    if unknown_claims:
-        print(
-            "compare: checked claims that the originals do not list: "
-            + ", ".join(f"{p}:{k}" for p, k in unknown_claims),
-            file=sys.stderr,
-        )
+    try:
+        g = gather(a.originals, files, a.paper)
+    except ValueError as e:
+        print(f"compare: {e}", file=sys.stderr)
         return 2
-    numbers = load_numbers(number_files)
-    unknown = unknown_numbers(originals, numbers)
-    if unknown:
-        print(
-            "compare: regenerated numbers with no published counterpart: "
-            + ", ".join(f"{p}:{k}" for p, k in unknown),
-            file=sys.stderr,
-        )
-        return 2
-    rows = diff_rows(originals, numbers)
+    rows = diff_rows(g.originals, g.numbers)
     if a.csv:
         write_csv(rows, a.csv)
-    if a.tex_dir:
-        for paper in sorted({r.paper for r in rows}):
-            d = a.tex_dir / paper
-            d.mkdir(parents=True, exist_ok=True)
-            (d / "diff.tex").write_text(tex_table([r for r in rows if r.paper == paper]))
-            (d / "summary.tex").write_text(tex_summary([r for r in rows if r.paper == paper]))
-            mine = [c for c in claims if c.paper == paper]
-            (d / "claims.tex").write_text(claims_tex(mine, claim_results))
-        (a.tex_dir / "numbers.tex").write_text(tex_macros(originals, numbers))
     text = console_table(rows)
-    held = [claim_results.get((c.paper, c.key)) for c in claims]
+    held = [g.claim_results.get((c.paper, c.key)) for c in g.claims]
     text += (
         f"\nclaims: {sum(1 for h in held if h and h[0])} hold, "
         f"{sum(1 for h in held if h and not h[0])} fail, "

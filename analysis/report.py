@@ -17,18 +17,19 @@ from dataclasses import astuple
 from pathlib import Path
 
 from analysis import config as conf
+from analysis import latex
 from analysis.cli import params_json
 from analysis.compare import (
-    CLASS_HEADINGS,
     CLASSES,
     COUNTED,
     VERDICTS,
     Row,
     by_class,
     class_counts,
+    gather,
     read_csv,
-    tex_escape,
 )
+from analysis.latex import CLASS_HEADINGS, tex_escape
 
 TITLES = {
     "akella2002": "Akella et al. 2002: selfish behaviour and the TCP game",
@@ -180,8 +181,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--diff", type=Path, required=True)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--params", type=params_json, required=True, help="see report_params")
+    ap.add_argument("--originals", type=Path, default=Path("config/originals"))
+    ap.add_argument(
+        "--files", type=Path, nargs="*", default=[], help="the numbers-*.csv and claims-*.csv"
+    )
     ap.add_argument("papers", nargs="+")
-    a = ap.parse_args(argv)
+    a = ap.parse_intermixed_args(argv)
     missing = [p for p in a.papers if p not in a.params]
     if missing:
         ap.error(f"--params has no entry for {', '.join(missing)}")
@@ -200,6 +205,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = [conf.Override(*o) for o in mine["overrides"]]
         (d / "overrides.tex").write_text(overrides_tex(rows))
     rows = read_csv(a.diff)
+    try:
+        g = gather(a.originals, a.files, a.papers)
+    except ValueError as e:
+        ap.error(str(e))
+    for paper in a.papers:
+        d = a.out / paper
+        mine = [r for r in rows if r.paper == paper]
+        (d / "diff.tex").write_text(latex.tex_table(mine))
+        (d / "summary.tex").write_text(latex.tex_summary(mine))
+        claims = [c for c in g.claims if c.paper == paper]
+        (d / "claims.tex").write_text(latex.claims_tex(claims, g.claim_results))
+    (a.out / "numbers.tex").write_text(latex.tex_macros(g.originals, g.numbers))
     causes = {p: a.params[p]["deviations"] for p in a.papers}
     (a.out / "deviations.tex").write_text(deviations_tex(causes, rows, a.papers))
     (a.out / "summary.tex").write_text(summary_tex(rows, a.papers))

@@ -38,8 +38,12 @@ rule ns2_fetch:
         "scripts/fetch-ns2.sh",
     output:
         NS_TARBALL,
+    log:
+        "build/ns2/fetch.log",
+    benchmark:
+        "benchmarks/ns2_fetch.tsv"
     shell:
-        "scripts/fetch-ns2.sh build/download"
+        "scripts/fetch-ns2.sh build/download > {log} 2>&1 || {{ cat {log} >&2; exit 1; }}"
 
 
 checkpoint build_ns:
@@ -56,6 +60,8 @@ checkpoint build_ns:
     threads: config["ns"]["build_jobs"]
     log:
         "build/ns2/build.log",
+    benchmark:
+        "benchmarks/build_ns.tsv"
     shell:
         """
         scripts/build-ns2.sh {input.tarball} build/ns2 {output.ns} {threads} > {log} 2>&1 \

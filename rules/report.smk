@@ -43,10 +43,6 @@ rule diff_tables:
     output:
         csv="paper/generated/diff.csv",
         txt="paper/generated/diff.txt",
-        macros="paper/generated/numbers.tex",
-        tex=expand("paper/generated/{paper}/diff.tex", paper=PAPERS),
-        claims=expand("paper/generated/{paper}/claims.tex", paper=PAPERS),
-        summary=expand("paper/generated/{paper}/summary.tex", paper=PAPERS),
     log:
         "logs/diff_tables.log",
     benchmark:
@@ -55,7 +51,7 @@ rule diff_tables:
         papers=" ".join(f"--paper {p}" for p in PAPERS),
     shell:
         "python -m analysis.compare {params.papers} --csv {output.csv} "
-        "--tex-dir paper/generated {input.numbers} > {output.txt} 2> {log} "
+        "{input.numbers} > {output.txt} 2> {log} "
         "&& tail -1 {output.txt} || {{ cat {log} >&2; exit 1; }}"
 
 
@@ -74,6 +70,8 @@ rule diff:
 rule report_parts:
     input:
         diff="paper/generated/diff.csv",
+        originals=ORIGINALS,
+        numbers=NUMBERS,
         nsid=NS_ID,
         code=code("analysis.report"),
     output:
@@ -83,6 +81,10 @@ rule report_parts:
         "paper/generated/summary.tex",
         expand("paper/generated/{paper}/assumptions.tex", paper=PAPERS),
         expand("paper/generated/{paper}/overrides.tex", paper=PAPERS),
+        "paper/generated/numbers.tex",
+        expand("paper/generated/{paper}/diff.tex", paper=PAPERS),
+        expand("paper/generated/{paper}/claims.tex", paper=PAPERS),
+        expand("paper/generated/{paper}/summary.tex", paper=PAPERS),
     log:
         "logs/report_parts.log",
     benchmark:
@@ -93,7 +95,8 @@ rule report_parts:
         json=json.dumps(report_params(config, PAPERS, FIDELITY), sort_keys=True),
     shell:
         "python -m analysis.report --fidelity {FIDELITY} --ns-id {input.nsid} "
-        "--diff {input.diff} --out paper/generated --params {params.json:q} {params.papers}"
+        "--diff {input.diff} --out paper/generated --params {params.json:q} "
+        "--files {input.numbers} -- {params.papers}"
         + LOGGED
 
 

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import compare
+from analysis import compare, latex
 from analysis.compare import Published
 
 
@@ -76,7 +76,7 @@ def test_class_counts_count_every_class() -> None:
     assert counts["calibrated"]["ok"] == 1
     # the counted classes are only the papers' own results
     assert sum(counts[c]["ok"] for c in compare.COUNTED) == 1
-    tex = compare.tex_summary(rows)
+    tex = latex.tex_summary(rows)
     assert "published-result (counted) & 1 & 1 & 0" in tex
     assert "calibrated & 1 & 0 & 0" in tex
 
@@ -124,7 +124,7 @@ def test_load_numbers_rejects_duplicates(tmp_path: Path) -> None:
 
 
 def test_tex_escape() -> None:
-    assert compare.tex_escape("a_b & 5% #1 >2") == r"a\_b \& 5\% \#1 \textgreater{}2"
+    assert latex.tex_escape("a_b & 5% #1 >2") == r"a\_b \& 5\% \#1 \textgreater{}2"
 
 
 def test_real_originals_pass_against_themselves(root: Path) -> None:
@@ -147,7 +147,7 @@ def test_claims_table(tmp_path: Path) -> None:
     res = compare.load_claim_results([d / "claims-checks.csv"])
     assert res[("floyd1991", "a")] == (True, "x = 1")
     claims = [compare.Claim("floyd1991", k, f"statement {k}", "Sec 1") for k in ("a", "b", "c")]
-    tex = compare.claims_tex(claims, res)
+    tex = latex.claims_tex(claims, res)
     assert tex.count(r"\textsc{holds}") == 1
     assert tex.count(r"\textbf{fails}") == 1
     assert tex.count(r"\textit{not checked}") == 1

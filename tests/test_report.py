@@ -48,12 +48,14 @@ def test_overrides_list_experiment_values_and_what_quick_shortens() -> None:
     ]
     # at paper fidelity only the experiment's own values remain
     assert [o.where for o in conf.overrides(_tiny(), "gao", "paper")] == ["experiment"]
-    tex = report.overrides_tex(_tiny(), "gao", "quick")
+    tex = report.overrides_tex(conf.overrides(_tiny(), "gao", "quick"))
     assert "sim1 & duration & 5000 & 500 & quick fidelity only" in tex
     assert "6 values 1..6" in tex
     same = copy.deepcopy(_tiny())
     del same["gao"]["experiments"]["sim1"]
-    assert report.overrides_tex(same, "gao", "quick").startswith("No experiment overrides")
+    assert report.overrides_tex(conf.overrides(same, "gao", "quick")).startswith(
+        "No experiment overrides"
+    )
 
 
 def _row(paper: str, cls: str, verdict: str, key: str = "k") -> Row:
@@ -70,8 +72,8 @@ def test_headline_counts_only_the_papers_results() -> None:
         _row("gao", "calibrated", "off", "t2"),
         _row("tang", "published-result", "ok"),  # not in this report
     ]
-    cfg = {"gao": {"deviations": {"t1": "a cause"}}}
-    tex = report.deviations_tex(cfg, rows, ["gao"])
+    causes = {"gao": {"t1": "a cause"}}
+    tex = report.deviations_tex(causes, rows, ["gao"])
     assert tex.startswith(
         "Of the 3 results the papers in this report publish from their simulations, "
         "measurements and formulas, 1 are reproduced within tolerance, 1 are off and 1 are "

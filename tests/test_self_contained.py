@@ -32,14 +32,6 @@ FORBIDDEN = re.compile(
     re.IGNORECASE,
 )
 
-#: Files still allowed to hold such references, each while another change splits it. Remove a
-#: file from this set as soon as it is split and cleaned; the set should end up empty.
-PENDING_SPLIT: set[str] = {
-    "analysis/models/tang.py",
-    "analysis/misra.py",
-    "analysis/tang.py",
-}
-
 #: A citation of our own docs: "docs/gao.md A1", "docs/gao.md A1, A2, A11", "docs/tang.md T5:".
 CITATION = re.compile(r"docs/(\w+)\.md ((?:[A-Z]+\d+)(?:(?:, | and )[A-Z]+\d+)*)\b")
 #: A label's definition in a doc: a bold item "- **A1** ...".
@@ -109,17 +101,10 @@ def test_label_check_reports_a_missing_label() -> None:
     assert missing_labels({"d.yaml": "(docs/gao.md A2)"}, docs) == []
 
 
-def test_pending_split_files_exist() -> None:
-    """The allow-list names tracked files only (a renamed file must leave it)."""
-    files = tracked_text_files()
-    assert PENDING_SPLIT <= files.keys(), sorted(PENDING_SPLIT - files.keys())
-
-
 def test_no_tracked_file_points_outside_the_repository() -> None:
     hits = [
         hit
         for name, text in sorted(tracked_text_files().items())
-        if name not in PENDING_SPLIT
         for hit in outside_references(name, text)
     ]
     assert not hits, "references to files outside the repository:\n" + "\n".join(hits)

@@ -25,7 +25,8 @@ import pandas as pd
 from analysis import akella2002 as ak
 from analysis import cli
 from analysis.akella2002_search import PAPER
-from analysis.compare import Published, load_originals, tex_escape
+from analysis.compare import Published, load_originals
+from analysis.latex import tex_escape
 from analysis.plots.common import figure_tex, save
 
 SCRIPT = "analysis/plots/akella2002.py"

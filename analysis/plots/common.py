@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 
 import matplotlib
@@ -11,7 +11,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from analysis.compare import tex_escape  # noqa: E402
+from analysis import latex  # noqa: E402
+from analysis.latex import trace_tex  # noqa: E402
 
 # Reproducible PDFs: no creation date in the file.
 os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
@@ -36,27 +37,6 @@ def save(fig: plt.Figure, pdf: Path) -> None:
     plt.close(fig)
 
 
-def trace_tex(trace: Mapping | None, rule: str, script: str) -> str:
-    """The end of a caption: where the figure or table comes from. With the workflow's trace
-    (``--params`` key ``trace``): the item, its analysis step, the experiments and Tcl
-    scripts of its runs, the rule, the script and the config keys that set it."""
-    if not trace:
-        return (
-            f"\\emph{{Made by rule \\texttt{{{tex_escape(rule)}}}, "
-            f"script \\texttt{{{tex_escape(script)}}}.}}"
-        )
-
-    def tt(values: Sequence[str]) -> str:
-        return ", ".join(f"\\texttt{{{tex_escape(v)}}}" for v in values) or "none"
-
-    return (
-        f"\\emph{{Item \\texttt{{{tex_escape(trace['item'])}}}: step "
-        f"\\texttt{{{tex_escape(trace['step'])}}}, experiments {tt(trace['experiments'])} "
-        f"(Tcl {tt(trace['tcl'])}); rule \\texttt{{{tex_escape(trace['rule'])}}}, script "
-        f"\\texttt{{{tex_escape(script)}}}; config {tt(trace['config'])}.}}"
-    )
-
-
 def figure_tex(
     tex: Path,
     pdf: Path,
@@ -66,12 +46,7 @@ def figure_tex(
     label: str,
     trace: Mapping | None = None,
 ) -> None:
-    """The report's figure environment; the caption ends with :func:`trace_tex`."""
+    """Write the report's figure environment for ``pdf`` (:func:`analysis.latex.figure`)."""
     tex.parent.mkdir(parents=True, exist_ok=True)
     rel = os.path.relpath(pdf, start=Path("paper")).replace(os.sep, "/")
-    tex.write_text(
-        "\\begin{figure}[htbp]\n\\centering\n"
-        f"\\includegraphics[width=0.8\\linewidth]{{{rel}}}\n"
-        f"\\caption{{{caption} {trace_tex(trace, rule, script)}}}\n"
-        f"\\label{{{label}}}\n\\end{{figure}}\n"
-    )
+    tex.write_text(latex.figure(rel, caption, trace_tex(trace, rule, script), label))

@@ -16,7 +16,7 @@ item reads ``--params``, ``--extra`` or ``--numbers``)::
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -24,7 +24,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.cli import need, parse, plot_parser
-from analysis.compare import Published, load_originals, tex_escape
+from analysis.compare import Published, load_originals
+from analysis.latex import tex_escape, trace_tex
 from analysis.misra.claims import TV_QUANTITY
 from analysis.misra.setup import WINDOW_FIGURES
 from analysis.misra.theory import THEORY_ALPHAS, THEORY_C2, THEORY_CAPACITIES_MBPS, num_key
@@ -409,7 +410,14 @@ def nflows_panels(tidy: pd.DataFrame, pub: dict[str, Published], axes: Sequence[
 # --------------------------------------------------------------------------------------------
 
 
-def draw(figure: str, tidy: pd.DataFrame, originals: Path, pdf: Path, tex: Path) -> None:
+def draw(
+    figure: str,
+    tidy: pd.DataFrame,
+    originals: Path,
+    pdf: Path,
+    tex: Path,
+    trace: Mapping | None = None,
+) -> None:
     pub = _pub(originals)
     if figure in ("fig01", "fig02", "fig03"):
         fig, axs = plt.subplots(1, 2, figsize=(8.0, 3.2))
@@ -430,13 +438,14 @@ def draw(figure: str, tidy: pd.DataFrame, originals: Path, pdf: Path, tex: Path)
         tex,
         pdf,
         f"Misra et al., {CAPTIONS[figure]}{extra}",
-        rule=f"misra_plot ({figure})",
+        rule=f"figure ({figure})",
         script=SCRIPT,
         label=f"fig:misra:{figure}",
+        trace=trace,
     )
 
 
-def errors_tex(errors: pd.DataFrame) -> str:
+def errors_tex(errors: pd.DataFrame, trace: Mapping | None = None) -> str:
     """The simulations' errors against the solvers per figure and quantity (the claims step's
     table, :func:`analysis.misra.claims.errors_table`), as a LaTeX table."""
     head = (
@@ -448,8 +457,9 @@ def errors_tex(errors: pd.DataFrame) -> str:
         r"\caption{Misra et al.: simulation against the solvers, relative errors "
         r"(sim $-$ theory)/theory per figure (Figures 1--5 and ext01: seed-averaged simulation "
         r"against the fixed point of Sec.~III; 6--7: against the distribution of Prop.~1, "
-        r"pooled over seeds). \emph{Made by rule \texttt{misra\_plot (errors)}, script "
-        r"\texttt{analysis/plots/misra.py}.}}\label{tab:misra:errors}\\",
+        r"pooled over seeds). "
+        + trace_tex(trace, "table (errors)", SCRIPT)
+        + r"}\label{tab:misra:errors}\\",
         head + r"\endfirsthead",
         head + r"\endhead",
     ]
@@ -475,10 +485,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.item == "errors":
         need(ap, a, "--tidy", "--tex")
         a.tex.parent.mkdir(parents=True, exist_ok=True)
-        a.tex.write_text(errors_tex(pd.read_csv(a.tidy)))
+        a.tex.write_text(errors_tex(pd.read_csv(a.tidy), a.params.get("trace")))
         return 0
     need(ap, a, "--tidy", "--originals", "--pdf", "--tex")
-    draw(a.item, pd.read_csv(a.tidy), a.originals, a.pdf, a.tex)
+    draw(a.item, pd.read_csv(a.tidy), a.originals, a.pdf, a.tex, a.params.get("trace"))
     return 0
 
 

@@ -15,7 +15,7 @@ theory.csv in the ``--extra`` folder).
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -24,7 +24,8 @@ import pandas as pd
 
 from analysis import tang
 from analysis.cli import need, parse, plot_parser
-from analysis.compare import Published, load_originals, tex_escape
+from analysis.compare import Published, load_originals
+from analysis.latex import tex_escape, trace_tex
 from analysis.models.tang.recipes import fig13_curves
 from analysis.plots.common import figure_tex, save
 
@@ -209,7 +210,15 @@ def fig14(w: pd.DataFrame) -> plt.Figure:
     return f
 
 
-def draw(fig: str, tidy: Path, extra: Path, originals: Path, pdf: Path, tex: Path) -> None:
+def draw(
+    fig: str,
+    tidy: Path,
+    extra: Path,
+    originals: Path,
+    pdf: Path,
+    tex: Path,
+    trace: Mapping | None = None,
+) -> None:
     traces, theory = extra / "traces.csv", extra / "theory.csv"
     pub = _pub(originals)
     caption = CAPTIONS[fig]
@@ -239,21 +248,24 @@ def draw(fig: str, tidy: Path, extra: Path, originals: Path, pdf: Path, tex: Pat
         tex,
         pdf,
         f"Tang et al.\\ 2005, {tex_escape(caption)}",
-        rule=f"tang_plot ({fig})",
+        rule=f"figure ({fig})",
         script=SCRIPT,
         label=f"fig:tang:{fig}",
+        trace=trace,
     )
 
 
-def table_tex(table: str, w: pd.DataFrame, pub: dict[str, Published]) -> str:
+def table_tex(
+    table: str, w: pd.DataFrame, pub: dict[str, Published], trace: Mapping | None = None
+) -> str:
     """LaTeX table: regenerated (mean +- s.d.) per scenario and path next to the paper's."""
     exp = TABLE_EXPERIMENT[table]
     st = tang.path_stats(w)
     names = tang.SCENARIOS[exp]
     lines = [
         "\\begin{table}[htbp]\\centering\\small",
-        f"\\caption{{Tang et al.\\ 2005, {TABLE_CAPTIONS[table]} \\emph{{Made by rule "
-        f"\\texttt{{tang\\_table ({table})}}, script \\texttt{{{tex_escape(SCRIPT)}}}.}}}}",
+        f"\\caption{{Tang et al.\\ 2005, {TABLE_CAPTIONS[table]} "
+        f"{trace_tex(trace, f'table ({table})', SCRIPT)}}}",
         f"\\label{{tab:tang:{table}}}",
         "\\begin{tabular}{lllrrr}\\toprule",
         "delay-based TCP & scenario & path & ours & paper & seeds \\\\ \\midrule",
@@ -297,10 +309,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.item in TABLE_EXPERIMENT:
         need(ap, a, "--tidy", "--originals", "--tex")
         a.tex.parent.mkdir(parents=True, exist_ok=True)
-        a.tex.write_text(table_tex(a.item, pd.read_csv(a.tidy), _pub(a.originals)))
+        trace = a.params.get("trace")
+        a.tex.write_text(table_tex(a.item, pd.read_csv(a.tidy), _pub(a.originals), trace))
         return 0
     need(ap, a, "--tidy", "--extra", "--originals", "--pdf", "--tex")
-    draw(a.item, a.tidy, a.extra, a.originals, a.pdf, a.tex)
+    draw(a.item, a.tidy, a.extra, a.originals, a.pdf, a.tex, a.params.get("trace"))
     return 0
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis import nsio
-from analysis.compare import tex_escape
+from analysis.latex import tex_escape
 from analysis.plots.common import figure_tex, plt, save
 
 SCRIPT = "analysis/plots/topology.py"

@@ -1,0 +1,146 @@
+"""Every piece of LaTeX the report's generated parts share: escaping, the diff and claims
+tables, the value macros, the figure environment and the trace that ends each caption. The
+diff (:mod:`analysis.compare`) and the analysis steps write no LaTeX; the report
+(:mod:`analysis.report`) and the plot modules write theirs with these."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from analysis.compare import (
+    CLASSES,
+    COUNTED,
+    Claim,
+    Published,
+    Row,
+    by_class,
+    class_counts,
+    fmt_published,
+    fmt_regen,
+)
+
+
+def tex_escape(s: str) -> str:
+    repl = {
+        "\\": r"\textbackslash{}",
+        "&": r"\&",
+        "%": r"\%",
+        "$": r"\$",
+        "#": r"\#",
+        "_": r"\_",
+        "{": r"\{",
+        "}": r"\}",
+        "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}",
+        "<": r"\textless{}",
+        ">": r"\textgreater{}",
+    }
+    return "".join(repl.get(c, c) for c in s)
+
+
+#: how each class is headed in the report's tables
+CLASS_HEADINGS = {
+    "published-result": "Published results (counted)",
+    "published-analytical": "Published analytical values (counted)",
+    "calibrated": "Calibrated: used to choose an unstated parameter (not counted)",
+    "stated-parameter": "Stated parameters echoed from the config (not counted)",
+    "derived": "Derived by us from the paper's equations (model checks, not counted)",
+}
+
+
+def tex_table(rows: Sequence[Row]) -> str:
+    """A longtable of one paper's rows, grouped by class (the counted classes first)."""
+    mark = {"ok": r"\textsc{ok}", "off": r"\textbf{off}", "missing": r"\textit{missing}"}
+    out = [
+        r"\begin{longtable}{@{}p{0.36\linewidth}rrlll@{}}",
+        r"\toprule",
+        r"key & published & regenerated & unit & tolerance & verdict \\",
+        r"\midrule\endhead",
+    ]
+    for cls, mine in by_class(rows):
+        out.append(f"\\multicolumn{{6}}{{@{{}}l}}{{\\emph{{{CLASS_HEADINGS[cls]}}}}} \\\\")
+        for r in mine:
+            cells = [r.key, r.published, r.regenerated, r.unit, r.tolerance]
+            out.append(" & ".join(tex_escape(c) for c in cells) + f" & {mark[r.verdict]} \\\\")
+    out += [r"\bottomrule", r"\end{longtable}", ""]
+    return "\n".join(out)
+
+
+def tex_summary(rows: Sequence[Row]) -> str:
+    """A small table: ok / off / missing per class; the counted classes first."""
+    counts = class_counts(rows)
+    out = [
+        r"\begin{tabular}{@{}lrrr@{}}",
+        r"\toprule class & ok & off & missing \\ \midrule",
+    ]
+    for cls in CLASSES:
+        c = counts[cls]
+        if not sum(c.values()):
+            continue
+        name = tex_escape(cls) + (" (counted)" if cls in COUNTED else "")
+        out.append(f"{name} & {c['ok']} & {c['off']} & {c['missing']} \\\\")
+    out += [r"\bottomrule", r"\end{tabular}", ""]
+    return "\n".join(out)
+
+
+def tex_macros(originals: Iterable[Published], numbers: dict[tuple[str, str], str]) -> str:
+    """\\regen{paper}{key} and \\published{paper}{key} values for the report text."""
+    out = []
+    for pub in originals:
+        reg = fmt_regen(numbers.get((pub.paper, pub.key))) or "--"
+        cs = f"{pub.paper}@{pub.key}"
+        out.append(f"\\expandafter\\def\\csname reportpub@{cs}\\endcsname{{{fmt_published(pub)}}}")
+        out.append(f"\\expandafter\\def\\csname reportreg@{cs}\\endcsname{{{tex_escape(reg)}}}")
+    return "\n".join(out) + "\n"
+
+
+def claims_tex(claims: Sequence[Claim], results: dict[tuple[str, str], tuple[bool, str]]) -> str:
+    """The paper's qualitative claims, each with its computed verdict."""
+    out = [
+        r"\begin{longtable}{@{}p{0.34\linewidth}p{0.12\linewidth}p{0.46\linewidth}@{}}",
+        r"\toprule claim & verdict & criterion and values \\ \midrule\endhead",
+    ]
+    for c in claims:
+        res = results.get((c.paper, c.key))
+        if res is None:
+            verdict, detail = r"\textit{not checked}", ""
+        else:
+            verdict = r"\textsc{holds}" if res[0] else r"\textbf{fails}"
+            detail = tex_escape(res[1])
+        out.append(
+            f"{tex_escape(c.statement)} {{\\footnotesize ({tex_escape(c.source)})}} & "
+            f"{verdict} & {{\\footnotesize {detail}}} \\\\"
+        )
+    out += [r"\bottomrule", r"\end{longtable}", ""]
+    return "\n".join(out)
+
+
+def trace_tex(trace: Mapping | None, rule: str, script: str) -> str:
+    """The end of a caption: where the figure or table comes from. With the workflow's trace
+    (``--params`` key ``trace``): the item, its analysis step, the experiments and Tcl
+    scripts of its runs, the rule, the script and the config keys that set it."""
+    if not trace:
+        return (
+            f"\\emph{{Made by rule \\texttt{{{tex_escape(rule)}}}, "
+            f"script \\texttt{{{tex_escape(script)}}}.}}"
+        )
+
+    def tt(values: Sequence[str]) -> str:
+        return ", ".join(f"\\texttt{{{tex_escape(v)}}}" for v in values) or "none"
+
+    return (
+        f"\\emph{{Item \\texttt{{{tex_escape(trace['item'])}}}: step "
+        f"\\texttt{{{tex_escape(trace['step'])}}}, experiments {tt(trace['experiments'])} "
+        f"(Tcl {tt(trace['tcl'])}); rule \\texttt{{{tex_escape(trace['rule'])}}}, script "
+        f"\\texttt{{{tex_escape(script)}}}; config {tt(trace['config'])}.}}"
+    )
+
+
+def figure(rel_pdf: str, caption: str, trace: str, label: str) -> str:
+    """A figure environment: the PDF (path relative to paper/), the caption and its trace."""
+    return (
+        "\\begin{figure}[htbp]\n\\centering\n"
+        f"\\includegraphics[width=0.8\\linewidth]{{{rel_pdf}}}\n"
+        f"\\caption{{{caption} {trace}}}\n"
+        f"\\label{{{label}}}\n\\end{{figure}}\n"
+    )
