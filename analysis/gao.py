@@ -542,9 +542,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         tidy, numbers, _ = thm44()  # its claims are checked in the claims step
     elif a.step == "claims":
         cli.need(ap, a, "--claims", "--inputs")
+        primary_f = int(cli.param(ap, a, PRIMARY_F))  # type: ignore[call-overload]
         # tidy tables of the other steps: results/gao/<step>/<fidelity>/tidy.csv
         tables = {p.parent.parent.name: pd.read_csv(p) for p in a.inputs}
-        checks = claims(tables, int(cli.param(ap, a, PRIMARY_F)))  # type: ignore[call-overload]
+        checks = claims(tables, primary_f)
         checks.update(thm44()[2])  # Theorem 4.4: the model alone
         write_claims(checks, a.claims)
         tidy, numbers = pd.DataFrame({"key": sorted(checks)}), {}

@@ -144,3 +144,25 @@ def figure(rel_pdf: str, caption: str, trace: str, label: str) -> str:
         f"\\caption{{{caption} {trace}}}\n"
         f"\\label{{{label}}}\n\\end{{figure}}\n"
     )
+
+
+def items_tex(items: Sequence[Sequence]) -> str:
+    """What a paper's section regenerates, from its items table: one row per item (name,
+    kind, title, the analysis step it draws and the experiments whose runs that step reads;
+    a step without runs is the paper's model alone)."""
+    out = [
+        "This section regenerates the following items (the paper's items table, "
+        "\\texttt{items} in its configuration file):",
+        "",
+        r"\begin{longtable}{@{}llp{0.42\linewidth}lp{0.2\linewidth}@{}}",
+        r"\toprule item & kind & title & step & experiments \\ \midrule\endhead",
+    ]
+    for name, kind, title, step, experiments in items:
+        if kind == "claims":
+            exps = "the other steps' tables"
+        else:
+            exps = ", ".join(experiments) if experiments else "none: the model only"
+        cells = [name, kind, title, step, exps]
+        out.append(" & ".join(tex_escape(str(c)) for c in cells) + r" \\")
+    out += [r"\bottomrule", r"\end{longtable}", ""]
+    return "\n".join(out)

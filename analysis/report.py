@@ -169,6 +169,10 @@ def report_params(config: dict, papers: Sequence[str], fidelity: str) -> dict:
             "assumed": [list(r) for r in conf.assumed(config, p)],
             "overrides": [list(astuple(o)) for o in conf.overrides(config, p, fidelity)],
             "deviations": config[p].get("deviations", {}),
+            "items": [
+                [it.name, it.kind, it.title, it.step, list(it.experiments)]
+                for it in conf.items(config, p).values()
+            ],
         }
         for p in papers
     }
@@ -204,6 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         (d / "assumptions.tex").write_text(assumptions_tex(mine["assumed"]))
         rows = [conf.Override(*o) for o in mine["overrides"]]
         (d / "overrides.tex").write_text(overrides_tex(rows))
+        (d / "items.tex").write_text(latex.items_tex(mine["items"]))
     rows = read_csv(a.diff)
     try:
         g = gather(a.originals, a.files, a.papers)

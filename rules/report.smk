@@ -81,6 +81,7 @@ rule report_parts:
         "paper/generated/summary.tex",
         expand("paper/generated/{paper}/assumptions.tex", paper=PAPERS),
         expand("paper/generated/{paper}/overrides.tex", paper=PAPERS),
+        expand("paper/generated/{paper}/items.tex", paper=PAPERS),
         "paper/generated/numbers.tex",
         expand("paper/generated/{paper}/diff.tex", paper=PAPERS),
         expand("paper/generated/{paper}/claims.tex", paper=PAPERS),

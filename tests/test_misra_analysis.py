@@ -528,44 +528,6 @@ def test_theory_criteria_can_fail(cfg: dict) -> None:
     assert _cdf_residual(wrong, tcp, marking) > CDF_RESIDUAL_OK
 
 
-@pytest.mark.parametrize(
-    ("argv", "missing"),
-    [
-        (["fig01", "--tidy", "t.csv", "--numbers", "n.csv", "--extra", "x"], "--runs"),
-        (["theory", "--numbers", "n.csv"], "--claims"),
-        (["theory", "--numbers", "n.csv", "--claims", "c.csv"], "'experiments' in --params"),
-        (["claims", "--numbers", "n.csv", "--claims", "c.csv", "--extra", "x"], "--tidy"),
-    ],
-)
-def test_cli_names_a_missing_flag(
-    argv: list[str], missing: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from analysis.misra.__main__ import main
-
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    assert e.value.code == 2
-    assert f"needs {missing}" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize(
-    ("argv", "missing"),
-    [
-        (["fig01", "--tidy", "t.csv", "--originals", "o.yaml", "--tex", "f.tex"], "--pdf"),
-        (["errors", "--tidy", "t.csv"], "--tex"),
-    ],
-)
-def test_plot_cli_names_a_missing_flag(
-    argv: list[str], missing: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from analysis.plots import misra as plots
-
-    with pytest.raises(SystemExit) as e:
-        plots.main(argv)
-    assert e.value.code == 2
-    assert f"needs {missing}" in capsys.readouterr().err
-
-
 def test_errors_table_round_trip(tmp_path: Path) -> None:
     """The claims step's errors table, written and read back, typesets one row per figure and
     quantity: mean and largest |error| and the number of values compared."""

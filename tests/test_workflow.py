@@ -359,13 +359,11 @@ DEPENDANTS = {
     # plots layer: its figures, then the diff (it waits for every figure) and the report
     "analysis/plots/floyd1991.py": {"figure"} | AFTER_REPORT,
     # analysis layer: every Floyd step, its figures
-    "analysis/floyd1991.py": {"analyse", "claims", "floyd1991_analysis", "figure"} | AFTER_REPORT,
+    "analysis/floyd1991.py": {"analyse", "claims", "figure"} | AFTER_REPORT,
     # models layer: imported by the analysis module only
-    "analysis/models/floyd1991.py": {"analyse", "claims", "floyd1991_analysis", "figure"}
-    | AFTER_REPORT,
+    "analysis/models/floyd1991.py": {"analyse", "claims", "figure"} | AFTER_REPORT,
     # reading ns output: every step that reads runs, the diagram too, but no run
-    "analysis/nsio.py": {"analyse", "claims", "floyd1991_analysis", "figure", "diagram"}
-    | AFTER_REPORT,
+    "analysis/nsio.py": {"analyse", "claims", "figure", "diagram"} | AFTER_REPORT,
     # report layer: the report's own parts only
     "analysis/report.py": {"report_parts", "report", "all"},
     # the ns runner: every run and all that follows

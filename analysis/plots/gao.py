@@ -452,6 +452,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = cli.plot_parser("analysis.plots.gao", "Gao, Jain, Schulman figures and tables", items)
     a = cli.parse(ap, argv)
     cli.need(ap, a, "--tidy", "--originals", "--tex")
+    if a.item not in ("table1", "table2"):
+        cli.need(ap, a, "--pdf")
     tidy = pd.read_csv(a.tidy)
     if a.item in ("table1", "table2"):
         make = table1_tex if a.item == "table1" else table2_tex
@@ -459,7 +461,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         a.tex.parent.mkdir(parents=True, exist_ok=True)
         a.tex.write_text(text)
         return 0
-    cli.need(ap, a, "--pdf")
     primary_f = int(a.params.get(PRIMARY_F, 0))
     low = int(a.params.get("parameters.low.value", 0))
     draw(a.item, tidy, a.originals, primary_f, low, a.pdf, a.tex, a.params.get("trace"))
