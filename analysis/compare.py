@@ -145,6 +145,16 @@ def load_numbers(paths: Iterable[Path]) -> dict[tuple[str, str], str]:
     return values
 
 
+def number_steps(paths: Iterable[Path]) -> dict[tuple[str, str], str]:
+    """{(paper, key): the analysis step that wrote it} (numbers-<step>.csv)."""
+    out: dict[tuple[str, str], str] = {}
+    for p in paths:
+        with p.open() as fh:
+            for rec in csv.DictReader(fh):
+                out[(p.parent.name, rec["key"])] = p.stem.removeprefix("numbers-")
+    return out
+
+
 def _as_bool(text: str) -> bool:
     t = text.strip().lower()
     if t in ("true", "1", "yes"):
@@ -328,6 +338,7 @@ class Gathered:
     claims: list[Claim]
     numbers: dict[tuple[str, str], str]
     claim_results: dict[tuple[str, str], tuple[bool, str]]
+    steps: dict[tuple[str, str], str]  # (paper, key) -> the step whose numbers file has it
 
 
 def gather(
@@ -350,14 +361,15 @@ def gather(
             "checked claims that the originals do not list: "
             + ", ".join(f"{p}:{k}" for p, k in unknown_claims)
         )
-    numbers = load_numbers(sorted(p for p in files if p.name.startswith("numbers-")))
+    number_files = sorted(p for p in files if p.name.startswith("numbers-"))
+    numbers = load_numbers(number_files)
     unknown = unknown_numbers(originals, numbers)
     if unknown:
         raise ValueError(
             "regenerated numbers with no published counterpart: "
             + ", ".join(f"{p}:{k}" for p, k in unknown)
         )
-    return Gathered(originals, claims, numbers, claim_results)
+    return Gathered(originals, claims, numbers, claim_results, number_steps(number_files))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -48,19 +48,23 @@ CLASS_HEADINGS = {
 }
 
 
-def tex_table(rows: Sequence[Row]) -> str:
-    """A longtable of one paper's rows, grouped by class (the counted classes first)."""
+def tex_table(rows: Sequence[Row], items: Mapping[tuple[str, str], str] | None = None) -> str:
+    """A longtable of one paper's rows, grouped by class (the counted classes first) and,
+    within a class, by the items that show each number (``items``: (paper, key) -> item
+    names, from the items table and the step that wrote the number; '--': not regenerated)."""
+    items = items or {}
     mark = {"ok": r"\textsc{ok}", "off": r"\textbf{off}", "missing": r"\textit{missing}"}
     out = [
-        r"\begin{longtable}{@{}p{0.36\linewidth}rrlll@{}}",
+        r"\begin{longtable}{@{}p{0.32\linewidth}p{0.1\linewidth}rrlll@{}}",
         r"\toprule",
-        r"key & published & regenerated & unit & tolerance & verdict \\",
+        r"key & item & published & regenerated & unit & tolerance & verdict \\",
         r"\midrule\endhead",
     ]
     for cls, mine in by_class(rows):
-        out.append(f"\\multicolumn{{6}}{{@{{}}l}}{{\\emph{{{CLASS_HEADINGS[cls]}}}}} \\\\")
-        for r in mine:
-            cells = [r.key, r.published, r.regenerated, r.unit, r.tolerance]
+        out.append(f"\\multicolumn{{7}}{{@{{}}l}}{{\\emph{{{CLASS_HEADINGS[cls]}}}}} \\\\")
+        keyed = [(items.get((r.paper, r.key), "--"), i, r) for i, r in enumerate(mine)]
+        for item, _, r in sorted(keyed, key=lambda x: (x[0] == "--", x[0], x[1])):
+            cells = [r.key, item, r.published, r.regenerated, r.unit, r.tolerance]
             out.append(" & ".join(tex_escape(c) for c in cells) + f" & {mark[r.verdict]} \\\\")
     out += [r"\bottomrule", r"\end{longtable}", ""]
     return "\n".join(out)

@@ -178,6 +178,15 @@ def report_params(config: dict, papers: Sequence[str], fidelity: str) -> dict:
     }
 
 
+def row_items(mine: Mapping, steps: Mapping[tuple[str, str], str]) -> dict[tuple[str, str], str]:
+    """(paper, key) -> the names of the items that draw the step which wrote the number
+    (``mine``: one paper's ``--params`` entry, its items table as rows)."""
+    by_step: dict[str, list[str]] = {}
+    for name, _kind, _title, step, _exps in mine["items"]:
+        by_step.setdefault(step, []).append(name)
+    return {k: ", ".join(by_step.get(s, [s])) for k, s in steps.items()}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="generated report parts")
     ap.add_argument("--fidelity", required=True)
@@ -217,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for paper in a.papers:
         d = a.out / paper
         mine = [r for r in rows if r.paper == paper]
-        (d / "diff.tex").write_text(latex.tex_table(mine))
+        (d / "diff.tex").write_text(latex.tex_table(mine, row_items(a.params[paper], g.steps)))
         (d / "summary.tex").write_text(latex.tex_summary(mine))
         claims = [c for c in g.claims if c.paper == paper]
         (d / "claims.tex").write_text(latex.claims_tex(claims, g.claim_results))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 
 from analysis import config as conf
-from analysis import report
+from analysis import latex, report
 from analysis.compare import Row
 
 
@@ -85,3 +85,29 @@ def test_headline_counts_only_the_papers_results() -> None:
     summary = report.summary_tex(rows, ["gao", "tang"])
     assert r"\texttt{gao} & 1 & 1 & 0 & 0 & 0 & 1 & 3 \\" in summary
     assert r"all & 2 & 1 & 0 & 0 & 0 & 1 & 3 \\" in summary
+
+
+def test_diff_rows_are_grouped_by_the_items_that_show_them() -> None:
+    """A number belongs to the items that draw the step whose numbers file holds it; within a
+    class the rows go by item, the numbers not regenerated ('--') last."""
+    mine = {
+        "items": [
+            ["fig11", "figure", "t", "fig11", ["fig08"]],
+            ["fig12", "figure", "t", "fig11", ["fig08"]],
+            ["fig06", "figure", "t", "fig06", ["fig06"]],
+        ]
+    }
+    steps = {("p", "a"): "fig11", ("p", "b"): "fig06", ("p", "c"): "theory"}
+    assert report.row_items(mine, steps) == {
+        ("p", "a"): "fig11, fig12",
+        ("p", "b"): "fig06",
+        ("p", "c"): "theory",  # a step no item draws is named as it is
+    }
+    rows = [
+        Row("p", "z", "s", "1", "", "", "abs 0", "missing", "published-result"),
+        Row("p", "a", "s", "1", "1", "", "abs 0", "ok", "published-result"),
+        Row("p", "b", "s", "1", "2", "", "abs 0", "off", "published-result"),
+    ]
+    tex = latex.tex_table(rows, report.row_items(mine, steps))
+    body = [line.split(" & ")[:2] for line in tex.splitlines() if line.count(" & ") >= 6]
+    assert body[1:] == [["b", "fig06"], ["a", "fig11, fig12"], ["z", "--"]]
