@@ -46,7 +46,8 @@ MODES = ("alpha", "beta", "joint")
 FIDELITIES = ("smoke", "quick", "paper")
 POINTS_ROOT = "results/akella2002/points"
 SEARCH_ROOT = "results/akella2002/search"
-#: Figures of the best-response searches: figure -> (tcp, queue); searches <tcp>_<queue>_<mode>.
+#: The figures of the best-response searches and the TCP and queue each shows (for its captions
+#: and claims; which searches a figure reads is akella2002.items in the config).
 NE_FIGURES = {
     "fig02": ("sack", "droptail"),
     "fig03": ("tahoe", "droptail"),
@@ -525,11 +526,6 @@ def study(config: Mapping, fidelity: str) -> Study:
     if base is None or seeds is None:
         raise conf.ConfigError(f"config: '{PAPER}.experiments' is empty")
     return Study(fidelity, base, seeds, searches, derivs, sweeps)
-
-
-def searches_of(figure: str) -> list[str]:
-    tcp, queue = NE_FIGURES[figure]
-    return [f"{tcp}_{queue}_{m}" for m in MODES]
 
 
 # --------------------------------------------------------------------------------------------

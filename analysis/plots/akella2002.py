@@ -472,7 +472,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         fig, caption = hybrid_figure(tidy), CAPTIONS["hybrid"]
         table = pd.read_csv(a.extra / "thresholds.csv")
         below = hybrid_table(table, pub, "Our numbers from the model module.")
-        rule = "akella2002_hybrid, figure"
+        rule = "analyse, figure"
     trace = a.params.get("trace")
     if trace:
         trace = {**trace, "rule": rule}
