@@ -61,8 +61,21 @@ RUN_ARGS_OF: dict = {}
 REPORT_EXTRA: dict[str, list[str]] = {p: [] for p in PAPERS}
 
 
+# one experiment's runs, by run id, computed once per Snakemake process (the config is fixed
+# once loaded): input and params functions ask for them once per job, and recomputing (and
+# rechecking) every run of the experiment each time made building the DAG quadratic in runs
+_RUNS: dict[tuple[str, str], dict] = {}
+
+
+def runs_by_id(paper: str, experiment: str) -> dict:
+    key = (paper, experiment)
+    if key not in _RUNS:
+        _RUNS[key] = {r.run_id: r for r in conf.runs(config, paper, experiment, FIDELITY)}
+    return _RUNS[key]
+
+
 def runs_of(paper: str, experiment: str) -> list:
-    return conf.runs(config, paper, experiment, FIDELITY)
+    return list(runs_by_id(paper, experiment).values())
 
 
 def run_summaries(paper: str, experiment: str) -> list[str]:
@@ -73,9 +86,9 @@ def run_summaries(paper: str, experiment: str) -> list[str]:
 
 
 def run_args(paper: str, experiment: str, run_id: str) -> str:
-    for r in runs_of(paper, experiment):
-        if r.run_id == run_id:
-            return " ".join(f"{k}={nsrun.format_value(v)}" for k, v in r.params.items())
+    r = runs_by_id(paper, experiment).get(run_id)
+    if r is not None:
+        return " ".join(f"{k}={nsrun.format_value(v)}" for k, v in r.params.items())
     raise ValueError(f"{paper}/{experiment}: no run '{run_id}' at fidelity {FIDELITY}")
 
 
