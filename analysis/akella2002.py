@@ -33,6 +33,7 @@ from analysis.akella2002_search import (
     NE_FIGURES,
     exhaustive_grid_runs,
     fmt,
+    full_sweep_runs,
     profile_metrics,
     read_point_rows,
 )
@@ -133,7 +134,6 @@ def ne_figure(
                         "picked": c["value"] == r["pick"],
                     }
                 )
-        seeds = len(s["seeds"])
         ne_rows.append(
             {
                 "mode": mode,
@@ -141,8 +141,10 @@ def ne_figure(
                 "beta_e": s["beta_e"],
                 "converged": s["converged"],
                 "iterations": s["iterations"],
+                "method": s["spec"]["method"],
                 "points": s["points"],
-                "runs": s["points"] * seeds,
+                "runs": s["runs"],
+                "full_sweep_runs": full_sweep_runs(s),
                 "exhaustive_runs": exhaustive_grid_runs(s),
                 "ne_goodput": s["ne"]["goodput"],
                 "ne_loss": s["ne"]["loss"],

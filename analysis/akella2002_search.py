@@ -12,13 +12,20 @@ value x_j, picks with rule R1 on 85 % confidence intervals of F_n's mean goodput
 (:func:`pick_r1`) and stops when the pick equals x_j. The joint search alternates alpha and
 beta sweeps and stops when two consecutive sweeps leave the point unchanged.
 
+Which runs a sweep makes is the search method (:func:`stage_plan`): ``full``, the paper's
+(every candidate, R runs each), or ``adaptive`` (a coarse pass, the paper's step near its
+best, then more runs only for candidates whose CI still overlaps the best's; the same
+candidates, seeds and pick rule, never more than R runs a point). An adaptive sweep is made
+in stages, one checkpoint job each: a stage's record holds the plan of the next.
+
 This module imports neither pandas nor the models: the per-iteration jobs start fast.
 Usage (called by rules/akella2002.smk)::
 
-    python -m analysis.akella2002_search iteration --fidelity F --search NAME --iteration J \
+    python -m analysis.akella2002_search stage --params JSON --iteration J --stage K \
+        [--previous ITER.json] --out STAGE.json
+    python -m analysis.akella2002_search iteration --params JSON --iteration J \
         [--previous ITER.json] --out ITER.json
-    python -m analysis.akella2002_search search --fidelity F --search NAME --out SEARCH.json \
-        ITER.json ...
+    python -m analysis.akella2002_search search --params JSON --out SEARCH.json ITER.json ...
 """
 
 from __future__ import annotations
@@ -27,8 +34,8 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -73,7 +80,13 @@ SEARCH_SETTINGS = (
     "pick",
     "joint",
     "joint_order",
+    "adaptive_coarse_alpha",
+    "adaptive_coarse_beta",
+    "adaptive_round_runs",
 )
+#: How a sweep chooses its runs: the paper's (every candidate, every seed) or adaptive (a coarse
+#: pass, the paper's step near its best, more seeds only while a comparison is undecided).
+SEARCH_METHODS = ("full", "adaptive")
 #: The joint search's first sweep: alpha_first (the primary order) or beta_first (sensitivity).
 JOINT_ORDERS = ("alpha_first", "beta_first")
 DERIVATIVE_SETTINGS = ("step", "tau_s")
@@ -149,6 +162,10 @@ class SearchSpec:
     beta_grid: tuple[float, ...] | None = None
     beta_step: float | None = None
     joint_order: str = "alpha_first"
+    method: str = "full"
+    coarse_alpha: float = 0.0
+    coarse_beta: float = 0.0
+    round_runs: int = 0
 
     @property
     def max_sweeps(self) -> int:
@@ -220,12 +237,32 @@ class Study:
     searches: dict = field(hash=False)  # name -> SearchSpec
     derivatives: dict = field(hash=False)  # name -> DerivativeSpec
     sweeps: dict = field(hash=False)  # name -> tuple[Point, ...] (Figure 10)
+    #: seeds per point job (the adaptive searches' round of runs; 0: all seeds in one job)
+    batch: int = 0
+
+    @property
+    def seed_batches(self) -> list[tuple[int, ...]]:
+        """The seeds of each job of a point: a point's runs are made batch by batch, so an
+        adaptive search asks for a point's first k batches only."""
+        b = self.batch if 0 < self.batch < len(self.seeds) else len(self.seeds)
+        return [tuple(self.seeds[i : i + b]) for i in range(0, len(self.seeds), b)]
+
+    def search(self, name: str, method: str | None = None) -> SearchSpec:
+        """A search as configured, or made with the other method (``method``)."""
+        spec = self.searches[name]
+        if method is None or method == spec.method:
+            return spec
+        if method not in SEARCH_METHODS:
+            raise ValueError(f"unknown search method '{method}'")
+        return replace(spec, method=method)
 
     def point_dir(self, point: Point) -> str:
         return f"{POINTS_ROOT}/{self.fidelity}/{point.key}"
 
-    def summaries(self, point: Point) -> list[str]:
-        return [f"{self.point_dir(point)}/s{s}/summary.json" for s in self.seeds]
+    def summaries(self, point: Point, runs: int | None = None) -> list[str]:
+        """The runs of one point: all, or its first ``runs`` seeds."""
+        seeds = self.seeds if runs is None else self.seeds[:runs]
+        return [f"{self.point_dir(point)}/s{s}/summary.json" for s in seeds]
 
     def point_params(self, point: Point) -> dict[str, object]:
         """Every parameter of one run but the seed, in the experiment script's terms."""
@@ -237,8 +274,9 @@ class Study:
         words += [f"{k}={v if isinstance(v, str) else fmt(v)}" for k, v in point.params().items()]
         return " ".join(words)
 
-    def search_dir(self, name: str) -> str:
-        return f"{SEARCH_ROOT}/{self.fidelity}/{name}"
+    def search_dir(self, name: str, method: str | None = None) -> str:
+        """A search's records: per fidelity and method (both can be kept side by side)."""
+        return f"{SEARCH_ROOT}/{self.fidelity}/{self.search(name, method).method}/{name}"
 
     def figure_points(self, names: Sequence[str]) -> list[Point]:
         out: list[Point] = []
@@ -353,6 +391,14 @@ def search_spec(
         raise conf.ConfigError(f"config: '{where}.search' = {mode!r}; allowed: {', '.join(MODES)}")
     unknown = set(d) - {"search", "settings", "fidelity"}
     unknown |= set(d.get("settings", {})) - set(SEARCH_SETTINGS)
+    adaptive_extra = sorted(k for k in unknown if k.startswith("adaptive_"))
+    if adaptive_extra:
+        raise conf.ConfigError(
+            f"config: '{where}.settings.{adaptive_extra[0]}': the adaptive search has no such "
+            "setting; it changes only which runs are made (adaptive_coarse_alpha, "
+            "adaptive_coarse_beta, adaptive_round_runs), never the paper's decision rule "
+            "(settings.ci_level, settings.pick) or its runs per point (the fidelity's seeds)"
+        )
     if unknown:
         raise conf.ConfigError(
             f"config: unknown key(s) {', '.join(sorted(unknown))} under '{where}'"
@@ -378,6 +424,27 @@ def search_spec(
             f"config: '{where}.settings.joint_order' = {vals['joint_order']!r}; allowed: "
             + ", ".join(JOINT_ORDERS)
         )
+    coarse_a = _num(
+        vals["adaptive_coarse_alpha"],
+        f"{where}.settings.adaptive_coarse_alpha",
+        0,
+        math.inf,
+        open_lo=True,
+    )
+    coarse_b = _num(
+        vals["adaptive_coarse_beta"],
+        f"{where}.settings.adaptive_coarse_beta",
+        0,
+        1,
+        open_lo=True,
+        open_hi=True,
+    )
+    rr = vals["adaptive_round_runs"]
+    if not isinstance(rr, int) or isinstance(rr, bool) or rr < 2:
+        raise conf.ConfigError(
+            f"config: '{where}.settings.adaptive_round_runs' = {rr!r} must be an integer >= 2 "
+            "(a confidence interval needs two runs)"
+        )
     levels = d.get("fidelity", {})
     if set(levels) != set(FIDELITIES):
         raise conf.ConfigError(f"config: '{where}.fidelity' must have exactly smoke, quick, paper")
@@ -387,7 +454,14 @@ def search_spec(
         if level != {"skip": True}:
             raise conf.ConfigError(f"config: '{lw}': a skipped level has only 'skip: true'")
         return None
-    extra = set(level) - {"alpha_grid", "alpha_step", "beta_grid", "beta_step", "max_iterations"}
+    extra = set(level) - {
+        "alpha_grid",
+        "alpha_step",
+        "beta_grid",
+        "beta_step",
+        "max_iterations",
+        "search_method",
+    }
     if extra:
         raise conf.ConfigError(f"config: unknown key(s) {', '.join(sorted(extra))} under '{lw}'")
     ag, astep = _grid(level, "alpha", lw, 0.0, math.inf, False)
@@ -395,6 +469,11 @@ def search_spec(
     mi = level.get("max_iterations")
     if not isinstance(mi, int) or isinstance(mi, bool) or mi < 1:
         raise conf.ConfigError(f"config: '{lw}.max_iterations' = {mi!r} must be an integer >= 1")
+    method = level.get("search_method")
+    if method not in SEARCH_METHODS:
+        raise conf.ConfigError(
+            f"config: '{lw}.search_method' = {method!r}; allowed: {', '.join(SEARCH_METHODS)}"
+        )
     a0, b0 = float(start["alpha"]), float(start["beta"])  # type: ignore[arg-type]
     if not blo <= b0 <= bhi:
         raise conf.ConfigError(
@@ -418,6 +497,10 @@ def search_spec(
         beta_grid=bg,
         beta_step=bstep,
         joint_order=str(vals["joint_order"]),
+        method=str(method),
+        coarse_alpha=coarse_a,
+        coarse_beta=coarse_b,
+        round_runs=rr,
     )
 
 
@@ -484,7 +567,14 @@ def study(config: Mapping, fidelity: str) -> Study:
                     f"config: '{PAPER}.experiments.{name}': a search has no sweep"
                 )
             for fid in FIDELITIES:  # check every fidelity's search settings now
-                search_spec(config, name, fid, runs[0].params)
+                other = search_spec(config, name, fid, runs[0].params)
+                n_fid = len(exp["fidelity"][fid]["seeds"])
+                if other is not None and other.method == "adaptive" and other.round_runs > n_fid:
+                    raise conf.ConfigError(
+                        f"config: '{where}.settings.adaptive_round_runs' = {other.round_runs}: "
+                        f"more runs per round than the {n_fid} runs per point at {fid} (the "
+                        "adaptive search never makes more runs per point than the full one)"
+                    )
             spec = search_spec(config, name, fidelity, runs[0].params)
             if spec is not None:
                 searches[name] = spec
@@ -525,7 +615,15 @@ def study(config: Mapping, fidelity: str) -> Study:
             raise conf.ConfigError(f"config: '{where}' needs 'search' or 'derivative'")
     if base is None or seeds is None:
         raise conf.ConfigError(f"config: '{PAPER}.experiments' is empty")
-    return Study(fidelity, base, seeds, searches, derivs, sweeps)
+    rounds = {s.round_runs for s in searches.values()}
+    if len(rounds) > 1:
+        raise conf.ConfigError(
+            f"config: '{PAPER}': every search's adaptive_round_runs must be equal at {fidelity} "
+            f"(got {sorted(rounds)}): a point's runs are made in batches of that many seeds, "
+            "shared by every search and figure"
+        )
+    batch = rounds.pop() if rounds else 0
+    return Study(fidelity, base, seeds, searches, derivs, sweeps, batch)
 
 
 # --------------------------------------------------------------------------------------------
@@ -623,6 +721,88 @@ def pick_r1(candidates: Sequence[Candidate], current: float) -> float:
     return best.value
 
 
+#: A sweep's plan for one stage: F_n's value -> the number of runs (its first seeds) it needs.
+Plan = dict[float, int]
+
+
+def _best(cis: Mapping[float, Interval], current: float) -> float:
+    """The candidate with the highest mean (ties as in :func:`pick_r1`)."""
+    return max(cis, key=lambda v: (cis[v].mean, -abs(v - current), -v))
+
+
+def stage_plan(
+    spec: SearchSpec,
+    coord: str,
+    current: float,
+    stage: int,
+    evaluated: Mapping[float, Sequence[float]],
+    max_runs: int,
+) -> Plan | None:
+    """The runs stage ``stage`` of one sweep adds, given F_n's goodputs so far (``evaluated``:
+    value -> its runs' goodputs); None when the sweep is decided.
+
+    full (the paper's sweep): stage 1 is every candidate at ``max_runs`` runs; then done.
+    adaptive (the same candidates, runs and pick rule, fewer runs made):
+      stage 1, coarse: the candidates on multiples of the coarse step, the ends of the range
+        and the current value, ``round_runs`` runs each (the same seeds at every candidate:
+        common random numbers);
+      stage 2, fine: every candidate within one coarse step of the best coarse one, at
+        ``round_runs`` runs;
+      stage 3 on, race: a candidate whose CI lies entirely below the best one's is out; while
+        more than one is in, each in with fewer than ``max_runs`` runs gets ``round_runs``
+        more. Done when one is left or all left have ``max_runs`` runs; the pick is then
+        rule R1 on the runs made (:func:`pick_r1`)."""
+    cur = canon(current)
+    cands = spec.candidates(coord, cur)
+    if spec.method == "full":
+        return {v: max_runs for v in cands} if stage == 1 else None
+    if spec.method != "adaptive":
+        raise ValueError(f"{spec.name}: unknown search method '{spec.method}'")
+    r0 = min(spec.round_runs, max_runs)
+    coarse = spec.coarse_alpha if coord == "alpha" else spec.coarse_beta
+    if stage == 1:
+        on_grid = [v for v in cands if abs(v / coarse - round(v / coarse)) < 1e-6]
+        return {v: r0 for v in sorted({*on_grid, cands[0], cands[-1], cur})}
+    if not evaluated:
+        raise ValueError(f"{spec.name}: stage {stage} needs the runs of the stages before it")
+    cis = {v: mean_ci(g, spec.ci_level) for v, g in evaluated.items()}
+    best = _best(cis, cur)
+    if stage == 2:
+        fine = {v: r0 for v in cands if abs(v - best) < coarse - 1e-9 and v not in evaluated}
+        if fine:
+            return fine
+    alive = [v for v in cis if cis[v].high >= cis[best].low]
+    if len(alive) <= 1:
+        return None
+    more = {v: min(len(evaluated[v]) + r0, max_runs) for v in alive if len(evaluated[v]) < max_runs}
+    return more or None
+
+
+def run_sweep(
+    spec: SearchSpec,
+    coord: str,
+    current: float,
+    goodputs_of: Callable[[float, int], Sequence[float]],
+    max_runs: int,
+    upto: int | None = None,
+) -> tuple[dict[float, Sequence[float]], list[Plan], Plan | None]:
+    """Make one sweep's stages in order: (goodputs per candidate, the plans made, the next
+    plan, None when decided). ``goodputs_of(value, runs)`` gives F_n's goodput in the first
+    ``runs`` seeds of a candidate; ``upto`` stops after that many stages (a workflow job
+    makes one stage: the runs of the next are its successor's inputs)."""
+    evaluated: dict[float, Sequence[float]] = {}
+    plans: list[Plan] = []
+    # the race adds runs until each candidate left has max_runs: bounded
+    for stage in range(1, max_runs + 4):
+        plan = stage_plan(spec, coord, current, stage, evaluated, max_runs)
+        if plan is None or (upto is not None and stage > upto):
+            return evaluated, plans, plan
+        for v, n in plan.items():
+            evaluated[v] = goodputs_of(v, n)
+        plans.append(plan)
+    raise RuntimeError(f"{spec.name}: the sweep did not decide in {max_runs + 3} stages")
+
+
 def iteration_record(
     spec: SearchSpec,
     iteration: int,
@@ -632,15 +812,20 @@ def iteration_record(
 ) -> dict:
     """One iteration: CIs of F_n's goodput per candidate, the pick, and whether to stop.
 
-    ``goodputs`` maps each candidate value of F_n to its per-run goodputs."""
+    ``goodputs`` maps each candidate value of F_n to its per-run goodputs: every candidate
+    (full), the candidates the adaptive sweep ran (adaptive; the current value among them)."""
     coord = spec.coordinate(iteration)
     a, b = canon(current[0]), canon(current[1])
     cur = a if coord == "alpha" else b
-    cands = []
-    for v in spec.candidates(coord, cur):
+    allowed = spec.candidates(coord, cur)
+    need = allowed if spec.method == "full" else [cur]
+    for v in need:
         if v not in goodputs:
             raise ValueError(f"{spec.name} iteration {iteration}: no runs for {coord} = {v:g}")
-        cands.append(Candidate(v, mean_ci(goodputs[v], spec.ci_level)))
+    stray = sorted(set(goodputs) - set(allowed))
+    if stray:
+        raise ValueError(f"{spec.name} iteration {iteration}: {stray[0]:g} is not a candidate")
+    cands = [Candidate(v, mean_ci(goodputs[v], spec.ci_level)) for v in sorted(goodputs)]
     pick = pick_r1(cands, cur)
     changed = pick != cur
     if spec.mode == "joint":
@@ -650,6 +835,7 @@ def iteration_record(
     nxt = {"alpha": pick if coord == "alpha" else a, "beta": pick if coord == "beta" else b}
     return {
         "search": spec.name,
+        "method": spec.method,
         "iteration": iteration,
         "coordinate": coord,
         "current": {"alpha": a, "beta": b},
@@ -692,18 +878,87 @@ def current_of(
     return rec["next"]["alpha"], rec["next"]["beta"]
 
 
+def _sweep(spec: SearchSpec, iteration: int, current: tuple[float, float]) -> tuple[str, float]:
+    """The coordinate F_n varies in an iteration and the current value of it."""
+    coord = spec.coordinate(iteration)
+    return coord, canon(current[0] if coord == "alpha" else current[1])
+
+
+def _goodputs_reader(
+    st: Study, spec: SearchSpec, iteration: int, current: tuple[float, float]
+) -> Callable[[float, int], Sequence[float]]:
+    points = dict(spec.points(iteration, current))
+
+    def of(value: float, runs: int) -> Sequence[float]:
+        return fn_goodputs(read_point_rows(st.point_dir(points[value]), st.seeds[:runs]))
+
+    return of
+
+
+def plan_files(
+    st: Study, spec: SearchSpec, iteration: int, current: tuple[float, float], plans: Sequence
+) -> list[str]:
+    """The run summaries a list of plans (JSON form: [[value, runs], ...]) reads."""
+    points = dict(spec.points(iteration, current))
+    files: set[str] = set()
+    for plan in plans:
+        for v, n in plan:
+            files.update(st.summaries(points[canon(v)], int(n)))
+    return sorted(files)
+
+
+def first_plan(spec: SearchSpec, iteration: int, current: tuple[float, float], runs: int) -> list:
+    """An iteration's first stage in JSON form (it needs no runs to plan)."""
+    coord, cur = _sweep(spec, iteration, current)
+    plan = stage_plan(spec, coord, cur, 1, {}, runs)
+    assert plan is not None
+    return _plan_json(plan)
+
+
+def _plan_json(plan: Plan) -> list:
+    return [[v, n] for v, n in sorted(plan.items())]
+
+
+def write_stage(
+    st: Study, name: str, iteration: int, stage: int, previous: str | None, out: Path | str
+) -> dict:
+    """Make stage ``stage`` of an adaptive sweep from its runs, and write the plans made and
+    the next stage's plan (or done) as JSON: the workflow makes the next plan's runs."""
+    spec = st.searches[name]
+    current = current_of(spec, iteration, previous)
+    coord, cur = _sweep(spec, iteration, current)
+    reader = _goodputs_reader(st, spec, iteration, current)
+    _, plans, nxt = run_sweep(spec, coord, cur, reader, len(st.seeds), upto=stage)
+    if len(plans) < stage:
+        raise ValueError(f"{name} iteration {iteration}: decided before stage {stage}")
+    rec = {
+        "search": name,
+        "method": spec.method,
+        "iteration": iteration,
+        "stage": stage,
+        "current": {"alpha": canon(current[0]), "beta": canon(current[1])},
+        "plans": [_plan_json(p) for p in plans],
+        "next": None if nxt is None else _plan_json(nxt),
+        "done": nxt is None,
+    }
+    _write_json(rec, out)
+    return rec
+
+
 def write_iteration(
     st: Study, name: str, iteration: int, previous: str | None, out: Path | str
 ) -> dict:
-    """Run the pick of one iteration on its points' runs and write the record (JSON)."""
+    """Make the sweep of one iteration on its points' runs (every stage, replayed from the
+    runs) and write the record (JSON) with the pick."""
     spec = st.searches[name]
     current = current_of(spec, iteration, previous)
     prev = read_record(previous) if previous else None
-    goodputs = {
-        v: fn_goodputs(read_point_rows(st.point_dir(p), st.seeds))
-        for v, p in spec.points(iteration, current)
-    }
+    coord, cur = _sweep(spec, iteration, current)
+    reader = _goodputs_reader(st, spec, iteration, current)
+    goodputs, plans, _ = run_sweep(spec, coord, cur, reader, len(st.seeds))
     rec = iteration_record(spec, iteration, current, goodputs, prev)
+    rec["stages"] = len(plans)
+    rec["runs"] = sum(len(g) for g in goodputs.values())
     _write_json(rec, out)
     return rec
 
@@ -747,6 +1002,7 @@ def write_search(st: Study, name: str, iteration_files: Sequence[str], out: Path
         "ne": ne,
         "start_profile": start,
         "points": sum(len(r["candidates"]) for r in records),
+        "runs": sum(c["runs"] for r in records for c in r["candidates"]),
         "numdupacks": _numdupacks(
             st.point_dir(symmetric_point(spec.tcp, spec.queue, *spec.start)), st.seeds[0]
         ),
@@ -767,6 +1023,19 @@ def _write_json(doc: Mapping, out: Path | str) -> None:
     tmp = p.with_name(p.name + ".partial")
     tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
     tmp.rename(p)
+
+
+def full_sweep_runs(search: Mapping) -> int:
+    """Runs the paper's sweep (every candidate, every seed) would make over the iterations
+    the search made: equal to the search's own runs when it is the full method."""
+    spec = study_of_params({**search, "base": {}, "spec": search["spec"]}).searches[
+        search["search"]
+    ]
+    total = 0
+    for r in search["records"]:
+        cur = r["current"][r["coordinate"]]
+        total += len(spec.candidates(r["coordinate"], cur)) * len(search["seeds"])
+    return total
 
 
 def exhaustive_grid_runs(search: Mapping) -> int:
@@ -792,14 +1061,15 @@ def exhaustive_grid_runs(search: Mapping) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def search_params(st: Study, name: str) -> dict:
+def search_params(st: Study, name: str, method: str | None = None) -> dict:
     """What one search's steps need of the study (``--params``): the fidelity, the base
-    parameters, the seeds and the search's settings."""
+    parameters, the seeds and the search's settings (made with ``method``, else as
+    configured)."""
     return {
         "fidelity": st.fidelity,
         "base": st.base,
         "seeds": list(st.seeds),
-        "spec": asdict(st.searches[name]),
+        "spec": asdict(st.search(name, method)),
     }
 
 
@@ -817,9 +1087,10 @@ def study_of_params(params: Mapping) -> Study:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Akella et al. 2002: one search step")
-    ap.add_argument("what", choices=["iteration", "search"])
+    ap.add_argument("what", choices=["stage", "iteration", "search"])
     ap.add_argument("--params", type=params_json, required=True, help="see search_params")
     ap.add_argument("--iteration", type=int)
+    ap.add_argument("--stage", type=int)
     ap.add_argument("--previous")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("iterations", nargs="*")
@@ -829,9 +1100,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (KeyError, TypeError) as e:
         ap.error(f"--params does not describe a search: {e}")
     (name,) = st.searches
-    if a.what == "iteration":
-        if a.iteration is None:
-            ap.error("iteration needs --iteration")
+    if a.what in ("stage", "iteration") and a.iteration is None:
+        ap.error(f"{a.what} needs --iteration")
+    if a.what == "stage":
+        if a.stage is None:
+            ap.error("stage needs --stage")
+        if st.searches[name].method != "adaptive":
+            ap.error("stage: only an adaptive search has stages")
+        write_stage(st, name, a.iteration, a.stage, a.previous, a.out)
+    elif a.what == "iteration":
         write_iteration(st, name, a.iteration, a.previous, a.out)
     else:
         write_search(st, name, a.iterations, a.out)

@@ -1,14 +1,19 @@
 # Akella et al. 2002, the TCP game (tcl/akella2002/dumbbell.tcl, analysis/akella2002.py,
 # analysis/plots/akella2002.py).
 #
-# Runs: one job per point (tcp, queue, alpha, beta, alpha_n, beta_n) = R ns runs (seeds),
-# under results/akella2002/points/<fidelity>/; a point is made once and shared by every
-# search and figure that needs it.
-# Best-response searches: checkpoint akella2002_iteration makes iteration j of a search
-# (the sweep of F_n's parameter at the common value that iteration j-1 picked, and the
-# pick); akella2002_search walks the iterations until one stops the search. Each
-# iteration is its own output file: the DAG has no cycle, a finished iteration is never
-# recomputed, and an interrupted search resumes at the first missing iteration.
+# Runs: a point (tcp, queue, alpha, beta, alpha_n, beta_n) has R ns runs (seeds), under
+# results/akella2002/points/<fidelity>/, made in jobs of a batch of seeds each (rules
+# akella2002_point_b1, _b2, ...: one batch at quick, four of 5 seeds at paper); a run is made
+# once and shared by every search and figure that needs it.
+# Best-response searches, under results/akella2002/search/<fidelity>/<method>/<search>/ (the
+# method, full or adaptive, is a wildcard: the configured one feeds the report, the other
+# can be asked for, as bench/ne-search does): checkpoint akella2002_iteration makes
+# iteration j of a search (the sweep of F_n's parameter at the common value that iteration
+# j-1 picked, and the pick); akella2002_search walks the iterations until one stops the
+# search. An adaptive sweep is made in stages (checkpoint akella2002_stage: each stage's
+# record plans the next stage's runs). Each iteration and stage is its own output file: the
+# DAG has no cycle, nothing finished is recomputed, and an interrupted search resumes at the
+# first missing stage.
 from analysis import akella2002_search as akella
 
 
@@ -24,12 +29,14 @@ RUN_ARGS_OF["akella2002"] = lambda path: " ".join(
     f"{k}={nsrun.format_value(v)}" for k, v in AK.base.items()
 )
 AK_SEARCH_DIR = f"{akella.SEARCH_ROOT}/{FIDELITY}"
+AK_SEARCH = AK_SEARCH_DIR + "/{ak_method}/{ak_search}"
 
 
 def ak_experiment_files(exp: str) -> list[str]:
-    """A search's record; the point runs of a derivative set or a sweep."""
+    """A search's record (made with the configured method); the point runs of a derivative
+    set or a sweep."""
     if exp in AK.searches:
-        return [f"{AK_SEARCH_DIR}/{exp}/search.json"]
+        return [f"{AK.search_dir(exp)}/search.json"]
     return [s for p in AK.figure_points([exp]) for s in AK.summaries(p)]
 
 
@@ -54,54 +61,128 @@ wildcard_constraints:
     ak_bn="0\.[0-9]+",
     ak_search="[a-z]+_[a-z]+_(alpha|beta|joint|joint_betafirst)",
     ak_iter="[1-9][0-9]*",
+    ak_stage="[1-9][0-9]*",
+    ak_method="|".join(akella.SEARCH_METHODS),
 
 
-rule akella2002_point:
-    """R runs (the fidelity's seeds) of one point."""
+def ak_point_dir(w) -> str:
+    return AK.point_dir(
+        akella.Point(w.ak_tcp, w.ak_queue, float(w.ak_a), float(w.ak_b), float(w.ak_an), float(w.ak_bn))
+    )
+
+
+def ak_point_args(w) -> str:
+    return AK.point_args(
+        akella.Point(w.ak_tcp, w.ak_queue, float(w.ak_a), float(w.ak_b), float(w.ak_an), float(w.ak_bn))
+    )
+
+
+AK_POINT = akella.POINTS_ROOT + "/" + FIDELITY + "/{{ak_tcp}}_{{ak_queue}}/a{{ak_a}}_b{{ak_b}}/an{{ak_an}}_bn{{ak_bn}}"
+
+for _b, _seeds in enumerate(AK.seed_batches, 1):
+
+    rule:
+        """One batch of a point's runs (its seeds in this batch)."""
+        name:
+            f"akella2002_point_b{_b}"
+        input:
+            ns=NS_INPUT,
+            nsid=ns_id,
+            script="tcl/akella2002/dumbbell.tcl",
+            lib=TCL_LIB,
+            runner=NSRUN,
+        output:
+            expand(AK_POINT + "/s{seed}/summary.json", seed=_seeds),
+        log:  # each run's ns output, written by analysis.nsrun
+            expand(AK_POINT + "/s{seed}/ns.log", seed=_seeds),
+        benchmark:
+            f"benchmarks/akella2002/points/{FIDELITY}/{{ak_tcp}}_{{ak_queue}}/a{{ak_a}}_b{{ak_b}}/an{{ak_an}}_bn{{ak_bn}}-b{_b}.tsv"
+        params:
+            dir=ak_point_dir,
+            args=ak_point_args,
+            seeds=" ".join(str(s) for s in _seeds),
+        shell:
+            "for s in {params.seeds}; do python -m analysis.nsrun --ns {input.ns} --script {input.script} "
+            "--out {params.dir}/s$s {params.args} seed=$s || exit 1; done"
+
+
+def ak_spec(w):
+    """The search of a job, made with the job's method."""
+    return AK.search(w.ak_search, w.ak_method)
+
+
+def ak_previous_iteration(w, spec, j: int) -> list[str]:
+    if j > spec.max_sweeps:
+        raise ValueError(f"{w.ak_search}: iteration {j} is beyond the cap of {spec.max_sweeps} sweeps")
+    if j == 1:
+        return []
+    return [
+        checkpoints.akella2002_iteration.get(
+            ak_method=w.ak_method, ak_search=w.ak_search, ak_iter=str(j - 1)
+        ).output[0]
+    ]
+
+
+def ak_stage_inputs(w):
+    """Stage k of an adaptive sweep reads the runs of stages 1..k; stage k's plan is in stage
+    k-1's record (stage 1's needs no runs)."""
+    spec = ak_spec(w)
+    j, k = int(w.ak_iter), int(w.ak_stage)
+    prev = ak_previous_iteration(w, spec, j)
+    current = akella.current_of(spec, j, prev[0] if prev else None)
+    if k == 1:
+        return {"prev": prev, "points": akella.plan_files(
+            AK, spec, j, current, [akella.first_plan(spec, j, current, len(AK.seeds))]
+        )}
+    before = checkpoints.akella2002_stage.get(
+        ak_method=w.ak_method, ak_search=w.ak_search, ak_iter=w.ak_iter, ak_stage=str(k - 1)
+    ).output[0]
+    rec = akella.read_record(before)
+    if rec["done"]:
+        raise ValueError(f"{before}: the sweep was decided at stage {k - 1}")
+    files = akella.plan_files(AK, spec, j, current, [*rec["plans"], rec["next"]])
+    return {"prev": prev, "before": [before], "points": files}
+
+
+checkpoint akella2002_stage:
+    """Stage k of an adaptive sweep: the runs of stages 1..k, and the plan of stage k+1."""
     input:
-        ns=NS_INPUT,
-        nsid=ns_id,
-        script="tcl/akella2002/dumbbell.tcl",
-        lib=TCL_LIB,
-        runner=NSRUN,
+        unpack(ak_stage_inputs),
+        code=code("analysis.akella2002_search"),
     output:
-        expand(
-            akella.POINTS_ROOT + "/" + FIDELITY
-            + "/{{ak_tcp}}_{{ak_queue}}/a{{ak_a}}_b{{ak_b}}/an{{ak_an}}_bn{{ak_bn}}/s{seed}/summary.json",
-            seed=AK.seeds,
-        ),
-    log:  # each run's ns output, written by analysis.nsrun
-        expand(
-            akella.POINTS_ROOT + "/" + FIDELITY
-            + "/{{ak_tcp}}_{{ak_queue}}/a{{ak_a}}_b{{ak_b}}/an{{ak_an}}_bn{{ak_bn}}/s{seed}/ns.log",
-            seed=AK.seeds,
-        ),
+        AK_SEARCH + "/iter{ak_iter}/stage{ak_stage}.json",
+    log:
+        AK_SEARCH + "/iter{ak_iter}/stage{ak_stage}.log",
     benchmark:
-        f"benchmarks/akella2002/points/{FIDELITY}/{{ak_tcp}}_{{ak_queue}}/a{{ak_a}}_b{{ak_b}}/an{{ak_an}}_bn{{ak_bn}}.tsv"
+        f"benchmarks/akella2002/search/{FIDELITY}/{{ak_method}}/{{ak_search}}/iter{{ak_iter}}-stage{{ak_stage}}.tsv"
     params:
-        dir=lambda w: AK.point_dir(
-            akella.Point(w.ak_tcp, w.ak_queue, float(w.ak_a), float(w.ak_b), float(w.ak_an), float(w.ak_bn))
-        ),
-        args=lambda w: AK.point_args(
-            akella.Point(w.ak_tcp, w.ak_queue, float(w.ak_a), float(w.ak_b), float(w.ak_an), float(w.ak_bn))
-        ),
-        seeds=" ".join(str(s) for s in AK.seeds),
+        pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
+        prev=lambda w, input: " ".join(f"--previous {f}" for f in getattr(input, "prev", [])),
+        json=lambda w: json.dumps(akella.search_params(AK, w.ak_search, w.ak_method), sort_keys=True),
     shell:
-        "for s in {params.seeds}; do python -m analysis.nsrun --ns {input.ns} --script {input.script} "
-        "--out {params.dir}/s$s {params.args} seed=$s || exit 1; done"
+        "python -m analysis.akella2002_search stage --params {params.json:q} "
+        "--iteration {wildcards.ak_iter} --stage {wildcards.ak_stage} {params.prev} --out {output}"
+        + LOGGED
 
 
 def ak_iteration_inputs(w):
-    spec = AK.searches[w.ak_search]
+    """Full: every candidate's runs. Adaptive: the stages until one decides the sweep, and
+    the runs they made."""
+    spec = ak_spec(w)
     j = int(w.ak_iter)
-    if j > spec.max_sweeps:
-        raise ValueError(f"{w.ak_search}: iteration {j} is beyond the cap of {spec.max_sweeps} sweeps")
-    prev = []
-    if j > 1:
-        prev = [checkpoints.akella2002_iteration.get(ak_search=w.ak_search, ak_iter=str(j - 1)).output[0]]
+    prev = ak_previous_iteration(w, spec, j)
     current = akella.current_of(spec, j, prev[0] if prev else None)
-    points = [s for _, p in spec.points(j, current) for s in AK.summaries(p)]
-    return {"prev": prev, "points": points}
+    if spec.method == "full":
+        points = [s for _, p in spec.points(j, current) for s in AK.summaries(p)]
+        return {"prev": prev, "points": points}
+    stages = []
+    for k in range(1, len(AK.seeds) + 4):
+        stages.append(checkpoints.akella2002_stage.get(**w, ak_stage=str(k)).output[0])
+        rec = akella.read_record(stages[-1])
+        if rec["done"]:
+            break
+    points = akella.plan_files(AK, spec, j, current, rec["plans"])
+    return {"prev": prev, "stages": stages, "points": points}
 
 
 checkpoint akella2002_iteration:
@@ -110,26 +191,26 @@ checkpoint akella2002_iteration:
         unpack(ak_iteration_inputs),
         code=code("analysis.akella2002_search"),
     output:
-        AK_SEARCH_DIR + "/{ak_search}/iter{ak_iter}.json",
+        AK_SEARCH + "/iter{ak_iter}.json",
     log:
-        AK_SEARCH_DIR + "/{ak_search}/iter{ak_iter}.log",
+        AK_SEARCH + "/iter{ak_iter}.log",
     benchmark:
-        f"benchmarks/akella2002/search/{FIDELITY}/{{ak_search}}/iter{{ak_iter}}.tsv"
+        f"benchmarks/akella2002/search/{FIDELITY}/{{ak_method}}/{{ak_search}}/iter{{ak_iter}}.tsv"
     params:
         pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
-        prev=lambda w, input: f"--previous {input.prev[0]}" if input.prev else "",
+        prev=lambda w, input: " ".join(f"--previous {f}" for f in getattr(input, "prev", [])),
         # the search's settings: a config change reruns the iterations (Snakemake's params trigger)
-        json=lambda w: json.dumps(akella.search_params(AK, w.ak_search), sort_keys=True),
+        json=lambda w: json.dumps(akella.search_params(AK, w.ak_search, w.ak_method), sort_keys=True),
     shell:
         "python -m analysis.akella2002_search iteration --params {params.json:q} "
         "--iteration {wildcards.ak_iter} {params.prev} --out {output}" + LOGGED
 
 
 def ak_search_inputs(w):
-    spec = AK.searches[w.ak_search]
+    spec = ak_spec(w)
     files = []
     for j in range(1, spec.max_sweeps + 1):
-        f = checkpoints.akella2002_iteration.get(ak_search=w.ak_search, ak_iter=str(j)).output[0]
+        f = checkpoints.akella2002_iteration.get(**w, ak_iter=str(j)).output[0]
         files.append(f)
         if akella.read_record(f)["stop"]:
             break
@@ -147,14 +228,14 @@ rule akella2002_search:
         unpack(ak_search_inputs),
         code=code("analysis.akella2002_search"),
     output:
-        AK_SEARCH_DIR + "/{ak_search}/search.json",
+        AK_SEARCH + "/search.json",
     log:
-        AK_SEARCH_DIR + "/{ak_search}/search.log",
+        AK_SEARCH + "/search.log",
     benchmark:
-        f"benchmarks/akella2002/search/{FIDELITY}/{{ak_search}}/search.tsv"
+        f"benchmarks/akella2002/search/{FIDELITY}/{{ak_method}}/{{ak_search}}/search.tsv"
     params:
         pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
-        json=lambda w: json.dumps(akella.search_params(AK, w.ak_search), sort_keys=True),
+        json=lambda w: json.dumps(akella.search_params(AK, w.ak_search, w.ak_method), sort_keys=True),
         # until the checkpoint has run (a dry run) the input holds only its placeholder
         iterations=lambda w, input: " ".join(getattr(input, "iterations", [])),
     shell:
@@ -167,7 +248,7 @@ rule akella2002_tables:
     searches by start order against the published rows, and the search settings with their
     provenance."""
     input:
-        searches=[f"{AK_SEARCH_DIR}/{s}/search.json" for s in sorted(AK.searches)],
+        searches=[f"{AK.search_dir(s)}/search.json" for s in sorted(AK.searches)],
         originals="config/originals/akella2002.yaml",
         code=code("analysis.plots.akella2002"),
     output:

@@ -207,6 +207,7 @@ def test_search_on_synthetic_points(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert doc["ne"]["loss_others"] == pytest.approx(10 / (1250 + 10))
     # grid values in [0, 51] (iteration 1) and [0, 54] (iteration 2): 0 1 2 4 10 40 each
     assert doc["points"] == 6 + 6
+    assert doc["runs"] == aks.full_sweep_runs(doc) == 12 * 3  # the full method is the sweep
     assert aks.exhaustive_grid_runs(doc) == 6**2 * 3
     with pytest.raises(ValueError, match="stopped"):
         aks.current_of(s, 3, files[-1])
@@ -705,7 +706,7 @@ def test_hybrid_numbers_convert_by_hand() -> None:
 # the workflow: checkpointed iterations are kept and resumed
 # ---------------------------------------------------------------------------------------------
 
-SEARCH = "results/akella2002/search/smoke/sack_droptail_joint"
+SEARCH = "results/akella2002/search/smoke/full/sack_droptail_joint"
 
 
 def _smk(w: Path, *args: str, search: str = SEARCH) -> subprocess.CompletedProcess:
@@ -741,7 +742,7 @@ def test_search_iterations_resume(project_copy: Path) -> None:
     it2.unlink()
     (w / SEARCH / "search.json").unlink()
     plan = _smk(w, "-n")
-    assert _jobs(plan, "akella2002_iteration") == 1 and _jobs(plan, "akella2002_point") == 0
+    assert _jobs(plan, "akella2002_iteration") == 1 and _jobs(plan, "akella2002_point_b1") == 0
     resumed = _smk(w)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     assert it2.is_file() and (w / SEARCH / "search.json").is_file()

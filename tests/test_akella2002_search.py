@@ -1,0 +1,338 @@
+"""Akella et al. 2002: the search methods (analysis/akella2002_search.py, stage_plan).
+
+The paper's sweep (``full``) and the adaptive one on synthetic goodput curves whose best
+response is known, the stage plans checked by hand, the bad settings refused, and an adaptive
+search through the workflow (checkpointed stages, batches of seeds, resumable)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analysis import akella2002_search as aks
+from analysis import config as conf
+from analysis.stats import intervals_overlap, mean_ci
+from tests.test_akella2002_analysis import fake_point
+
+#: per-run deviations of F_n's goodput (Mbps), the same at every candidate (common random
+#: numbers): sd 0.0158 -> 85 % CI half-width over 5 runs 1.7782 * 0.0158 / sqrt(5) = 0.0126
+NOISE = np.array([-0.02, -0.01, 0.0, 0.01, 0.02])
+
+
+def spec(method: str = "adaptive", mode: str = "alpha", **kw: object) -> aks.SearchSpec:
+    base = dict(
+        name=f"sack_droptail_{mode}",
+        mode=mode,
+        tcp="sack",
+        queue="droptail",
+        start=(1.0, 0.5),
+        ci_level=0.85,
+        alpha_halfwidth=50.0,
+        alpha_low=0.0,
+        beta_low=0.5,
+        beta_high=0.99,
+        pick="r1",
+        max_iterations=10,
+        alpha_step=1.0,
+        beta_step=0.01,
+        method=method,
+        coarse_alpha=5.0,
+        coarse_beta=0.05,
+        round_runs=5,
+    )
+    base.update(kw)
+    return aks.SearchSpec(**base)  # type: ignore[arg-type]
+
+
+def reader(curve, noise: np.ndarray = NOISE):
+    """F_n's goodput in the first ``runs`` seeds: curve(value) + the seeds' deviations."""
+
+    def of(value: float, runs: int) -> np.ndarray:
+        return curve(value) + np.resize(noise, runs)
+
+    return of
+
+
+def peak(at: float, slope: float = 0.05):
+    return lambda v: 2.0 - slope * abs(v - at)
+
+
+def runs_of(goodputs: dict) -> int:
+    return sum(len(g) for g in goodputs.values())
+
+
+def pick(s: aks.SearchSpec, goodputs: dict, current: float) -> float:
+    cands = [aks.Candidate(v, mean_ci(g, s.ci_level)) for v, g in goodputs.items()]
+    return aks.pick_r1(cands, current)
+
+
+def test_full_plan_is_the_papers_sweep() -> None:
+    s = spec("full")
+    plan = aks.stage_plan(s, "alpha", 1, 1, {}, 20)
+    assert plan == {float(v): 20 for v in range(0, 52)}  # max(0, 1 - 50) .. 1 + 50, step 1
+    g = {v: np.full(20, 1.0) for v in plan}
+    assert aks.stage_plan(s, "alpha", 1, 2, g, 20) is None
+
+
+def test_adaptive_stages_by_hand() -> None:
+    """Peak at alpha_n = 23 (2.0 Mbps, -0.05 per unit away), others at alpha = 1.
+    Stage 1: 0, 1 (current), 5, ..., 50 and 51 (the range's end), 5 runs each; the coarse
+    best is 25 (1.9 Mbps; 20 gives 1.85). Stage 2: 21..29 but 25. Then 23's CI
+    [1.9874, 2.0126] lies above 22's and 24's ([1.9374, 1.9626]): decided, pick 23 with
+    (13 + 8) x 5 = 105 runs, against 52 x 20 = 1040 for the paper's sweep."""
+    s = spec()
+    of = reader(peak(23))
+    p1 = aks.stage_plan(s, "alpha", 1, 1, {}, 20)
+    assert p1 == {v: 5 for v in [0.0, 1.0, *map(float, range(5, 51, 5)), 51.0]}
+    g = {v: of(v, n) for v, n in p1.items()}
+    p2 = aks.stage_plan(s, "alpha", 1, 2, g, 20)
+    assert p2 == {float(v): 5 for v in (21, 22, 23, 24, 26, 27, 28, 29)}
+    g.update({v: of(v, n) for v, n in p2.items()})
+    assert mean_ci(g[23.0], 0.85).low == pytest.approx(2.0 - 1.7782 * 0.0158114 / 5**0.5, abs=1e-4)
+    assert aks.stage_plan(s, "alpha", 1, 3, g, 20) is None
+    goodputs, plans, nxt = aks.run_sweep(s, "alpha", 1, of, 20)
+    assert (plans, nxt) == ([p1, p2], None)
+    assert runs_of(goodputs) == 105 and pick(s, goodputs, 1) == 23
+    full, _, _ = aks.run_sweep(spec("full"), "alpha", 1, of, 20)
+    assert runs_of(full) == 1040 and pick(spec("full"), full, 1) == 23
+
+
+def test_the_race_adds_runs_only_where_undecided() -> None:
+    """A flat top (22, 23, 24 equal) cannot be told apart: those three get 5 more runs a
+    round up to the paper's 20, no other candidate gets any; R1 then keeps the one closest
+    to the current value among equal means (22)."""
+    s = spec()
+    of = reader(lambda v: 2.0 if 22 <= v <= 24 else 2.0 - 0.05 * abs(v - 23))
+    goodputs, plans, _ = aks.run_sweep(s, "alpha", 1, of, 20)
+    assert plans[2:] == [{v: n for v in (22.0, 23.0, 24.0)} for n in (10, 15, 20)]
+    assert {v for v, g in goodputs.items() if len(g) > 5} == {22.0, 23.0, 24.0}
+    assert max(len(g) for g in goodputs.values()) == 20
+    assert pick(s, goodputs, 1) == 22
+
+
+def test_a_stage_needs_the_runs_before_it() -> None:
+    with pytest.raises(ValueError, match="needs the runs"):
+        aks.stage_plan(spec(), "alpha", 1, 2, {}, 20)
+    with pytest.raises(ValueError, match="unknown search method"):
+        aks.stage_plan(spec("greedy"), "alpha", 1, 1, {}, 20)
+
+
+def test_adaptive_record_checks_its_candidates() -> None:
+    s = spec()
+    ok = {1.0: NOISE + 1, 23.0: NOISE + 2}
+    rec = aks.iteration_record(s, 1, (1, 0.5), ok, None)
+    assert rec["pick"] == 23 and rec["method"] == "adaptive"
+    assert [c["value"] for c in rec["candidates"]] == [1.0, 23.0]
+    with pytest.raises(ValueError, match="no runs for alpha = 1"):
+        aks.iteration_record(s, 1, (1, 0.5), {23.0: NOISE + 2}, None)
+    with pytest.raises(ValueError, match="23.5 is not a candidate"):
+        aks.iteration_record(s, 1, (1, 0.5), {**ok, 23.5: NOISE}, None)
+    with pytest.raises(ValueError, match="no runs for alpha = 0"):  # full needs every one
+        aks.iteration_record(spec("full"), 1, (1, 0.5), ok, None)
+
+
+@pytest.mark.parametrize("mode", ["alpha", "beta"])
+def test_adaptive_finds_the_full_sweeps_pick_with_a_fifth_of_the_runs(mode: str) -> None:
+    """Noisy concave curves (random peak, slope and per-run noise, fixed seed): the adaptive
+    pick equals the full sweep's or its CI overlaps the full sweep's pick's (the benchmark's
+    criterion), and it makes at most 20 % of the full sweep's runs in all."""
+    rng = np.random.default_rng(7)
+    full_runs = adaptive_runs = 0
+    for _ in range(40):
+        if mode == "alpha":
+            top, slope, cur = rng.uniform(0, 50), rng.uniform(0.005, 0.05), 1.0
+        else:
+            top, slope, cur = rng.uniform(0.5, 0.99), rng.uniform(0.5, 5.0), 0.5
+        noise = rng.normal(0, 0.03, 20)
+        of = reader(peak(top, slope), noise)
+        f = spec("full", mode)
+        a = spec("adaptive", mode)
+        fg, _, _ = aks.run_sweep(f, mode, cur, of, 20)
+        ag, _, _ = aks.run_sweep(a, mode, cur, of, 20)
+        fp, ap = pick(f, fg, cur), pick(a, ag, cur)
+        assert ap == fp or intervals_overlap(mean_ci(fg[fp], 0.85), mean_ci(fg[ap], 0.85))
+        assert all(len(g) <= 20 for g in ag.values())
+        full_runs += runs_of(fg)
+        adaptive_runs += runs_of(ag)
+    assert adaptive_runs <= 0.2 * full_runs
+
+
+def test_adaptive_search_on_synthetic_points(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stage by stage as the workflow makes it: each stage record plans the next, the runs
+    planned are exactly the files the next stage reads, and the iteration replays the
+    stages to the same pick (F_n's goodput peaks at alpha_n = 4)."""
+    monkeypatch.chdir(tmp_path)
+    s = spec(alpha_halfwidth=8.0, coarse_alpha=3.0, round_runs=2, max_iterations=3)
+    base = {"n": 3, "pkt_size": 1000, "bw": 3000000, "min_rto": 0.2}
+    st = aks.Study("smoke", base, (1, 2, 3, 4), {s.name: s}, {}, {}, 2)
+    assert st.seed_batches == [(1, 2), (3, 4)]
+    for v, p in s.points(1, s.start):
+        fake_point(st, p, 2.0 - 0.1 * abs(v - 4))
+    plans = [aks.first_plan(s, 1, s.start, 4)]
+    assert plans[0] == [[0.0, 2], [1.0, 2], [3.0, 2], [6.0, 2], [9.0, 2]]
+    for k in range(1, 6):
+        rec = aks.write_stage(st, s.name, 1, k, None, tmp_path / f"stage{k}.json")
+        assert rec["plans"] == plans
+        if rec["done"]:
+            break
+        plans.append(rec["next"])
+    assert k >= 2
+    files = aks.plan_files(st, s, 1, s.start, rec["plans"])
+    assert all(Path(f).is_file() for f in files)
+    with pytest.raises(ValueError, match="decided before stage"):
+        aks.write_stage(st, s.name, 1, k + 1, None, tmp_path / "late.json")
+    it = aks.write_iteration(st, s.name, 1, None, tmp_path / "iter1.json")
+    assert it["pick"] == 4 and it["stages"] == k
+    most = {}  # a candidate's runs: the most any stage planned for it
+    for plan in rec["plans"]:
+        most.update({v: max(n, most.get(v, 0)) for v, n in plan})
+    assert it["runs"] == sum(most.values()) == len(files)
+
+
+# ---------------------------------------------------------------------------------------------
+# settings: bad input stops before any run
+# ---------------------------------------------------------------------------------------------
+
+
+def _design(c: dict, name: str) -> dict:
+    e = c["akella2002"]["experiments"][name]
+    e["design"] = copy.deepcopy(e["design"])
+    return e["design"]
+
+
+def test_the_configured_methods(cfg: dict) -> None:
+    """Adaptive is the method at paper fidelity, the paper's sweep at quick; both can be
+    asked for, each under its own folder."""
+    paper, quick = aks.study(cfg, "paper"), aks.study(cfg, "quick")
+    assert {s.method for s in paper.searches.values()} == {"adaptive"}
+    assert {s.method for s in quick.searches.values()} == {"full"}
+    assert paper.seed_batches == [tuple(range(i, i + 5)) for i in (1, 6, 11, 16)]
+    assert quick.seed_batches == [(1, 2, 3, 4, 5)]
+    assert paper.search_dir("sack_droptail_alpha", "full").endswith(
+        "paper/full/sack_droptail_alpha"
+    )
+    params = aks.search_params(quick, "sack_droptail_alpha", "adaptive")
+    assert aks.study_of_params(params).searches["sack_droptail_alpha"].method == "adaptive"
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d["fidelity"]["paper"].update(search_method="greedy"),
+         r"paper.search_method' = 'greedy'; allowed: full, adaptive"),
+        (lambda d: d["settings"].update(
+            adaptive_ci_level={"value": 0.5, "status": "assumed", "reason": "x"}),
+         "adaptive_ci_level': the adaptive search has no such setting"),
+        (lambda d: d["settings"].update(
+            adaptive_max_runs={"value": 40, "status": "assumed", "reason": "x"}),
+         "never the paper's decision rule"),
+        (lambda d: d["settings"].update(
+            adaptive_round_runs={"value": 25, "status": "assumed", "reason": "x"}),
+         "more runs per round than the 20 runs per point at paper"),
+        (lambda d: d["settings"].update(
+            adaptive_round_runs={"value": 1, "status": "assumed", "reason": "x"}),
+         "adaptive_round_runs' = 1 must be an integer >= 2"),
+        (lambda d: d["settings"].update(
+            adaptive_coarse_beta={"value": 1.5, "status": "assumed", "reason": "x"}),
+         r"adaptive_coarse_beta' = 1.5 must be a number in \(0, 1\)"),
+    ],
+)  # fmt: skip
+def test_bad_adaptive_settings(cfg: dict, edit, message: str) -> None:
+    c = copy.deepcopy(cfg)
+    edit(_design(c, "sack_droptail_alpha"))
+    with pytest.raises(conf.ConfigError, match=message):
+        aks.study(c, "smoke")  # every fidelity's settings are checked
+
+
+def test_searches_share_one_round(cfg: dict) -> None:
+    c = copy.deepcopy(cfg)
+    d = _design(c, "sack_droptail_beta")
+    d["settings"] = {
+        **d["settings"],
+        "adaptive_round_runs": {"value": 4, "status": "assumed", "reason": "x"},
+    }
+    with pytest.raises(conf.ConfigError, match=r"adaptive_round_runs must be equal .* \[4, 5\]"):
+        aks.study(c, "paper")
+
+
+# ---------------------------------------------------------------------------------------------
+# the workflow: an adaptive search in stages, resumable
+# ---------------------------------------------------------------------------------------------
+
+
+def _smk(w: Path, *args: str) -> subprocess.CompletedProcess:
+    smk = Path(sys.executable).with_name("snakemake")
+    cmd = [str(smk), "--cores", "1", "--rerun-triggers", "mtime", *args, "--config"]
+    cmd += ["papers=[akella2002]", "fidelity=smoke", "--"]
+    cmd += [f"results/akella2002/search/smoke/{m}/sack_droptail_alpha/search.json" for m in
+            ("full", "adaptive")]  # fmt: skip
+    return subprocess.run(cmd, cwd=w, capture_output=True, text=True, timeout=900)
+
+
+def test_adaptive_search_in_the_workflow(project_copy: Path) -> None:
+    """Smoke with 4 runs per point and rounds of 2: the adaptive alpha search and the full
+    one side by side; the adaptive one made no run the full one did not (common random
+    numbers: the same seeds), and with a stage deleted only that stage and what follows it
+    are redone."""
+    w = project_copy
+    y = w / "config" / "experiments" / "akella2002.yaml"
+    text = y.read_text()
+    for old, new, count in (
+        ("smoke: {seeds: [1, 2],", "smoke: {seeds: [1, 2, 3, 4],", 7),
+        ("adaptive_round_runs: {value: 5,", "adaptive_round_runs: {value: 2,", 1),
+        ("adaptive_coarse_alpha: {value: 5,", "adaptive_coarse_alpha: {value: 4,", 1),
+    ):
+        assert text.count(old) == count, old
+        text = text.replace(old, new)
+    y.write_text(text)
+    done = _smk(w)
+    assert done.returncode == 0, done.stderr[-3000:]
+    root = w / "results" / "akella2002" / "search" / "smoke"
+    full = json.loads((root / "full" / "sack_droptail_alpha" / "search.json").read_text())
+    ad = json.loads((root / "adaptive" / "sack_droptail_alpha" / "search.json").read_text())
+    assert ad["spec"]["method"] == "adaptive" and full["spec"]["method"] == "full"
+    assert ad["runs"] <= full["runs"]
+    for rec in ad["records"]:
+        stages = sorted((root / "adaptive" / "sack_droptail_alpha" / f"iter{rec['iteration']}")
+                        .glob("stage*.json"))  # fmt: skip
+        assert len(stages) == rec["stages"] >= 1
+        assert json.loads(stages[-1].read_text())["done"]
+    # an interrupted adaptive sweep: its last stage and everything after it redone only
+    it1 = root / "adaptive" / "sack_droptail_alpha" / "iter1"
+    last = sorted(it1.glob("stage*.json"))[-1]
+    keep = [*sorted(it1.glob("stage*.json"))[:-1], *sorted((w / "results").rglob("summary.json"))]
+    stamps = {p: p.stat().st_mtime_ns for p in keep}
+    # killed in iteration 1's last stage: no later stage, iteration or summary exists yet
+    for f in [last, *it1.parent.glob("iter*.json"), *it1.parent.glob("iter*/stage*.json")]:
+        if f.exists() and f not in stamps:
+            f.unlink()
+    (it1.parent / "search.json").unlink()
+    again = _smk(w)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert last.is_file() and {p: p.stat().st_mtime_ns for p in stamps} == stamps
+    redone = json.loads((it1.parent / "search.json").read_text())
+    assert (redone["alpha_e"], redone["runs"]) == (ad["alpha_e"], ad["runs"])
+
+
+def test_full_sweep_runs_of_an_adaptive_search() -> None:
+    """Two alpha sweeps at common values 1 and 30 (step 1, +-50): 52 and 81 candidates, 20
+    runs each -> 2,660 runs for the paper's sweep, whatever the adaptive search made."""
+    s = spec()
+    st = aks.Study("paper", {}, tuple(range(1, 21)), {s.name: s}, {}, {}, 5)
+    doc = {
+        **aks.search_params(st, s.name),
+        "search": s.name,
+        "records": [
+            {"coordinate": "alpha", "current": {"alpha": 1.0, "beta": 0.5}},
+            {"coordinate": "alpha", "current": {"alpha": 30.0, "beta": 0.5}},
+        ],
+    }
+    assert aks.full_sweep_runs(doc) == (52 + 81) * 20
