@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -320,6 +321,19 @@ def test_adaptive_search_in_the_workflow(project_copy: Path) -> None:
     assert last.is_file() and {p: p.stat().st_mtime_ns for p in stamps} == stamps
     redone = json.loads((it1.parent / "search.json").read_text())
     assert (redone["alpha_e"], redone["runs"]) == (ad["alpha_e"], ad["runs"])
+    # the benchmark prints both methods from these records; without a run's CPU it stops
+    (w / "bench").mkdir()
+    shutil.copy2(conf.ROOT / "bench" / "ne-search", w / "bench")
+    bench = [sys.executable, "bench/ne-search", "--fidelity", "smoke", "--cores", "1"]
+    bench += ["--searches", "sack_droptail_alpha"]
+    out = subprocess.run(bench, cwd=w, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "| sack_droptail_alpha | adaptive | 1 | yes | 8 | 8 |" in out.stdout
+    assert "| same |" in out.stdout and "adaptive / full: runs 100.0 %" in out.stdout
+    for f in (w / "benchmarks" / "akella2002" / "points" / "smoke").rglob("*-b2.tsv"):
+        f.unlink()
+    out = subprocess.run(bench, cwd=w, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 1 and "no benchmark record" in out.stderr
 
 
 def test_full_sweep_runs_of_an_adaptive_search() -> None:
