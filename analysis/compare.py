@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import math
 import sys
 from collections.abc import Iterable, Sequence
@@ -243,6 +244,12 @@ def class_counts(rows: Iterable[Row]) -> dict[str, dict[str, int]]:
     return counts
 
 
+def counted_verdicts(rows: Iterable[Row]) -> dict[str, int]:
+    """{verdict: count} over the rows of the counted classes (the papers' results)."""
+    counts = class_counts(rows)
+    return {v: sum(counts[c][v] for c in COUNTED) for v in VERDICTS}
+
+
 def counted_summary(rows: Sequence[Row]) -> str:
     """One line: the papers' results (the counted classes) and what else was compared."""
     counts = class_counts(rows)
@@ -262,22 +269,31 @@ def unknown_numbers(
     return sorted(k for k in numbers if k not in known)
 
 
+def parse_csv(text: str, where: str) -> list[Row]:
+    """The rows of a diff in CSV form (``csv_text``); ``where`` names it in errors."""
+    recs = list(csv.DictReader(io.StringIO(text)))
+    if recs and set(recs[0]) != set(DIFF_COLUMNS):
+        raise ValueError(f"{where}: columns {sorted(recs[0])}, expected {DIFF_COLUMNS}")
+    return [Row(**{("cls" if k == "class" else k): v for k, v in r.items()}) for r in recs]
+
+
 def read_csv(path: Path) -> list[Row]:
     """The rows of a diff.csv written by ``write_csv``."""
-    with path.open() as fh:
-        recs = list(csv.DictReader(fh))
-    if recs and set(recs[0]) != set(DIFF_COLUMNS):
-        raise ValueError(f"{path}: columns {sorted(recs[0])}, expected {DIFF_COLUMNS}")
-    return [Row(**{("cls" if k == "class" else k): v for k, v in r.items()}) for r in recs]
+    return parse_csv(path.read_text(), str(path))
+
+
+def csv_text(rows: Sequence[Row]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(DIFF_COLUMNS)
+    for r in rows:
+        w.writerow(r.as_list())
+    return buf.getvalue()
 
 
 def write_csv(rows: Sequence[Row], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(DIFF_COLUMNS)
-        for r in rows:
-            w.writerow(r.as_list())
+    path.write_text(csv_text(rows))
 
 
 def console_table(rows: Sequence[Row]) -> str:

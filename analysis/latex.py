@@ -15,6 +15,7 @@ from analysis.compare import (
     Row,
     by_class,
     class_counts,
+    counted_verdicts,
     fmt_published,
     fmt_regen,
 )
@@ -48,26 +49,77 @@ CLASS_HEADINGS = {
 }
 
 
-def tex_table(rows: Sequence[Row], items: Mapping[tuple[str, str], str] | None = None) -> str:
+MARK = {"ok": r"\textsc{ok}", "off": r"\textbf{off}", "missing": r"\textit{missing}"}
+
+
+def tex_table(
+    rows: Sequence[Row],
+    items: Mapping[tuple[str, str], str] | None = None,
+    reference: Mapping[str, Row] | None = None,
+    reference_fidelity: str = "",
+) -> str:
     """A longtable of one paper's rows, grouped by class (the counted classes first) and,
     within a class, by the items that show each number (``items``: (paper, key) -> item
-    names, from the items table and the step that wrote the number; '--': not regenerated)."""
+    names, from the items table and the step that wrote the number; '--': not regenerated).
+    With ``reference`` (key -> the row of a recorded run at ``reference_fidelity``), its
+    regenerated value and verdict in two more columns ('--': the reference has no such row)."""
     items = items or {}
-    mark = {"ok": r"\textsc{ok}", "off": r"\textbf{off}", "missing": r"\textit{missing}"}
+    ref = reference is not None
+    cols = 9 if ref else 7
+    head = r"key & item & published & regenerated & unit & tolerance & verdict"
+    if ref:
+        head += f" & at {tex_escape(reference_fidelity)} & verdict"
     out = [
-        r"\begin{longtable}{@{}p{0.32\linewidth}p{0.1\linewidth}rrlll@{}}",
+        r"\begin{longtable}{@{}p{0.3\linewidth}p{0.1\linewidth}rrlll"
+        + ("rl" if ref else "")
+        + "@{}}",
         r"\toprule",
-        r"key & item & published & regenerated & unit & tolerance & verdict \\",
+        head + r" \\",
         r"\midrule\endhead",
     ]
     for cls, mine in by_class(rows):
-        out.append(f"\\multicolumn{{7}}{{@{{}}l}}{{\\emph{{{CLASS_HEADINGS[cls]}}}}} \\\\")
+        out.append(f"\\multicolumn{{{cols}}}{{@{{}}l}}{{\\emph{{{CLASS_HEADINGS[cls]}}}}} \\\\")
         keyed = [(items.get((r.paper, r.key), "--"), i, r) for i, r in enumerate(mine)]
         for item, _, r in sorted(keyed, key=lambda x: (x[0] == "--", x[0], x[1])):
             cells = [r.key, item, r.published, r.regenerated, r.unit, r.tolerance]
-            out.append(" & ".join(tex_escape(c) for c in cells) + f" & {mark[r.verdict]} \\\\")
+            line = " & ".join(tex_escape(c) for c in cells) + f" & {MARK[r.verdict]}"
+            if ref:
+                theirs = (reference or {}).get(r.key)
+                line += (
+                    f" & {tex_escape(theirs.regenerated)} & {MARK[theirs.verdict]}"
+                    if theirs
+                    else " & -- & --"
+                )
+            out.append(line + r" \\")
     out += [r"\bottomrule", r"\end{longtable}", ""]
     return "\n".join(out)
+
+
+def reference_note(
+    meta: Mapping[str, str], own: Sequence[Row], theirs: Sequence[Row], moved: Sequence
+) -> str:
+    """Where the reference columns of a diff table come from, and what moved: its fidelity,
+    commit, ns identity, wall and CPU time, jobs and date; the published results' ok / off /
+    missing here and there; every key whose verdict differs (``moved``: (own, theirs))."""
+    here, there = counted_verdicts(own), counted_verdicts(theirs)
+    fid, commit, ns = (tex_escape(meta[k]) for k in ("fidelity", "commit", "ns_id"))
+    wall_h, cpu_h = float(meta["wall_s"]) / 3600, float(meta["cpu_s"]) / 3600
+    out = [
+        f"\\paragraph{{At {fid} fidelity.}} The last two columns of the table below are a "
+        f"recorded run of this paper at {fid} fidelity (\\texttt{{paper/reference/}}), not this "
+        f"build: commit \\texttt{{{commit[:12]}}}, ns \\texttt{{{ns}}}, {wall_h:.2f}\\,h wall, "
+        f"{cpu_h:.2f}\\,CPU-h, {tex_escape(meta['jobs'])} jobs, {tex_escape(meta['date'])}. "
+        f"Published results ok / off / missing: {' / '.join(str(here[v]) for v in MARK)} here, "
+        f"{' / '.join(str(there[v]) for v in MARK)} there."
+    ]
+    if moved:
+        keys = ", ".join(
+            f"\\texttt{{{tex_escape(o.key)}}} ({o.verdict} $\\to$ {t.verdict})" for o, t in moved
+        )
+        out.append(f" Verdicts that differ: {keys}.")
+    else:
+        out.append(" No verdict differs.")
+    return "".join(out) + "\n"
 
 
 def tex_summary(rows: Sequence[Row]) -> str:
@@ -121,8 +173,9 @@ def claims_tex(claims: Sequence[Claim], results: dict[tuple[str, str], tuple[boo
 
 def trace_tex(trace: Mapping | None, rule: str, script: str) -> str:
     """The end of a caption: where the figure or table comes from. With the workflow's trace
-    (``--params`` key ``trace``): the item, its analysis step, the experiments and Tcl
-    scripts of its runs, the rule, the script and the config keys that set it."""
+    (``--params`` key ``trace``): the item, the fidelity it was made at, its analysis step,
+    the experiments and Tcl scripts of its runs, the rule, the script and the config keys
+    that set it."""
     if not trace:
         return (
             f"\\emph{{Made by rule \\texttt{{{tex_escape(rule)}}}, "
@@ -133,7 +186,8 @@ def trace_tex(trace: Mapping | None, rule: str, script: str) -> str:
         return ", ".join(f"\\texttt{{{tex_escape(v)}}}" for v in values) or "none"
 
     return (
-        f"\\emph{{Item \\texttt{{{tex_escape(trace['item'])}}}: step "
+        f"\\emph{{Item \\texttt{{{tex_escape(trace['item'])}}}, made at "
+        f"{tex_escape(trace['fidelity'])} fidelity: step "
         f"\\texttt{{{tex_escape(trace['step'])}}}, experiments {tt(trace['experiments'])} "
         f"(Tcl {tt(trace['tcl'])}); rule \\texttt{{{tex_escape(trace['rule'])}}}, script "
         f"\\texttt{{{tex_escape(script)}}}; config {tt(trace['config'])}.}}"

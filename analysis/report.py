@@ -17,7 +17,7 @@ from dataclasses import astuple
 from pathlib import Path
 
 from analysis import config as conf
-from analysis import latex
+from analysis import latex, reference
 from analysis.cli import params_json
 from analysis.compare import (
     CLASSES,
@@ -198,6 +198,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--files", type=Path, nargs="*", default=[], help="the numbers-*.csv and claims-*.csv"
     )
+    ap.add_argument(
+        "--references",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="paper/reference/<paper>-<fidelity>.csv of other fidelities, shown beside",
+    )
     ap.add_argument("papers", nargs="+")
     a = ap.parse_intermixed_args(argv)
     missing = [p for p in a.papers if p not in a.params]
@@ -223,10 +230,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         g = gather(a.originals, a.files, a.papers)
     except ValueError as e:
         ap.error(str(e))
+    refs: dict[str, reference.Reference] = {}
+    for f in a.references:
+        try:
+            ref = reference.read(f)
+        except ValueError as e:
+            ap.error(str(e))
+        if ref.meta["fidelity"] == a.fidelity or ref.meta["paper"] not in a.papers:
+            continue
+        if ref.meta["paper"] in refs:
+            ap.error(f"two references of {ref.meta['paper']} given: choose one fidelity")
+        refs[ref.meta["paper"]] = ref
     for paper in a.papers:
         d = a.out / paper
         mine = [r for r in rows if r.paper == paper]
-        (d / "diff.tex").write_text(latex.tex_table(mine, row_items(a.params[paper], g.steps)))
+        ref = refs.get(paper)
+        items = row_items(a.params[paper], g.steps)
+        if ref is None:
+            table = latex.tex_table(mine, items)
+        else:
+            note = latex.reference_note(ref.meta, mine, ref.rows, reference.moved(mine, ref))
+            table = note + latex.tex_table(mine, items, ref.by_key(), ref.meta["fidelity"])
+        (d / "diff.tex").write_text(table)
         (d / "summary.tex").write_text(latex.tex_summary(mine))
         claims = [c for c in g.claims if c.paper == paper]
         (d / "claims.tex").write_text(latex.claims_tex(claims, g.claim_results))

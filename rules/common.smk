@@ -192,6 +192,7 @@ def item_trace(it) -> dict:
     families = sorted({exps[e]["family"] for e in step.experiments})
     return {
         "item": f"{it.paper}/{it.name}",
+        "fidelity": FIDELITY,
         "step": it.step,
         "experiments": list(step.experiments),
         "tcl": [f"tcl/{it.paper}/{f}.tcl" for f in families],

@@ -67,9 +67,21 @@ rule diff:
         "cat {input} | tee {log}"
 
 
+def references() -> list[str]:
+    """The recorded runs of the report's papers at another fidelity (paper/reference/), shown
+    beside this build's verdicts."""
+    return sorted(
+        str(f)
+        for p in PAPERS
+        for f in Path("paper/reference").glob(f"{p}-*.csv")
+        if f.name != f"{p}-{FIDELITY}.csv"
+    )
+
+
 rule report_parts:
     input:
         diff="paper/generated/diff.csv",
+        references=references(),
         originals=ORIGINALS,
         numbers=NUMBERS,
         nsid=NS_ID,
@@ -97,7 +109,7 @@ rule report_parts:
     shell:
         "python -m analysis.report --fidelity {FIDELITY} --ns-id {input.nsid} "
         "--diff {input.diff} --out paper/generated --params {params.json:q} "
-        "--files {input.numbers} -- {params.papers}"
+        "--files {input.numbers} --references {input.references} -- {params.papers}"
         + LOGGED
 
 

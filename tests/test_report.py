@@ -4,9 +4,12 @@ overrides (including what a fidelity level shortens) are listed."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
+
+import pytest
 
 from analysis import config as conf
-from analysis import latex, report
+from analysis import latex, reference, report
 from analysis.compare import Row
 
 
@@ -111,3 +114,74 @@ def test_diff_rows_are_grouped_by_the_items_that_show_them() -> None:
     tex = latex.tex_table(rows, report.row_items(mine, steps))
     body = [line.split(" & ")[:2] for line in tex.splitlines() if line.count(" & ") >= 6]
     assert body[1:] == [["b", "fig06"], ["a", "fig11, fig12"], ["z", "--"]]
+
+
+# ---------------------------------------------------------------------------------------------
+# a run recorded at another fidelity (paper/reference/), shown beside this build's verdicts
+# ---------------------------------------------------------------------------------------------
+
+META = {
+    "paper": "gao",
+    "fidelity": "paper",
+    "commit": "0123456789abcdef",
+    "ns_id": "a47ff284ec9d6573",
+    "wall_s": "1800",
+    "cpu_s": "5400",
+    "jobs": "1138",
+    "date": "2026-11-24",
+}
+
+
+def test_a_reference_keeps_its_provenance_and_rows(tmp_path: Path) -> None:
+    rows = [_row("gao", "published-result", "ok", "a"), _row("gao", "derived", "off", "b")]
+    f = tmp_path / "gao-paper.csv"
+    reference.write(reference.Reference(META, rows), f)
+    assert f.read_text().startswith("# paper: gao\n# fidelity: paper\n# commit: 0123")
+    back = reference.read(f)
+    assert back.meta == META and back.rows == rows
+    # what cannot be a reference
+    with pytest.raises(ValueError, match="no commit"):
+        reference.write(reference.Reference({**META, "commit": ""}, rows), f)
+    with pytest.raises(ValueError, match="rows of tang"):
+        reference.write(reference.Reference(META, [*rows, _row("tang", "derived", "ok")]), f)
+    f.write_text(f.read_text().replace("# jobs: 1138\n", ""))
+    with pytest.raises(ValueError, match="no jobs in its header"):
+        reference.read(f)
+
+
+def test_diff_table_shows_the_reference_beside_its_own() -> None:
+    own = [
+        _row("gao", "published-result", "off", "a"),
+        _row("gao", "published-result", "ok", "b"),
+        _row("gao", "published-result", "ok", "c"),  # not in the reference
+    ]
+    theirs = [
+        Row("gao", "a", "s", "1", "1.02", "", "abs 0.05", "ok", "published-result"),
+        _row("gao", "published-result", "ok", "b"),
+    ]
+    ref = reference.Reference(META, theirs)
+    assert [(o.key, t.verdict) for o, t in reference.moved(own, ref)] == [("a", "ok")]
+    tex = latex.tex_table(own, None, ref.by_key(), "paper")
+    assert "verdict & at paper & verdict" in tex
+    lines = {line.split(" & ")[0]: line for line in tex.splitlines() if line.count(" & ") == 8}
+    assert lines["a"].endswith(r"\textbf{off} & 1.02 & \textsc{ok} \\")
+    assert lines["c"].endswith(r"\textsc{ok} & -- & -- \\")
+    note = latex.reference_note(META, own, theirs, reference.moved(own, ref))
+    assert "commit \\texttt{0123456789ab}" in note and "0.50\\,h wall, 1.50\\,CPU-h" in note
+    assert "ok / off / missing: 2 / 1 / 0 here, 2 / 0 / 0 there." in note
+    assert "\\texttt{a} (off $\\to$ ok)" in note
+    assert "No verdict differs" in latex.reference_note(META, theirs, theirs, [])
+
+
+def test_captions_say_at_which_fidelity_they_were_made() -> None:
+    trace = {
+        "item": "gao/fig02",
+        "fidelity": "paper",
+        "step": "fig02",
+        "experiments": ["fig02"],
+        "tcl": ["tcl/gao/poisson.tcl"],
+        "rule": "figure",
+        "config": ["gao.experiments.fig02"],
+    }
+    tex = latex.trace_tex(trace, "figure", "analysis/plots/gao.py")
+    assert tex.startswith(r"\emph{Item \texttt{gao/fig02}, made at paper fidelity: step")
