@@ -49,6 +49,17 @@ from analysis.stats import Interval, intervals_overlap, mean_ci
 PAPER = "akella2002"
 FAMILY = "dumbbell"
 COORDS = ("tcp", "queue", "alpha", "beta", "alpha_n", "beta_n")
+#: a point's folder under the fidelity's, from its coordinates (canonical numbers, fmt)
+KEY_PATTERN = "{tcp}_{queue}/a{alpha}_b{beta}/an{alpha_n}_bn{beta_n}"
+#: the Snakemake wildcard of each coordinate in rules/akella2002.smk
+WILDCARDS = {
+    "tcp": "ak_tcp",
+    "queue": "ak_queue",
+    "alpha": "ak_a",
+    "beta": "ak_b",
+    "alpha_n": "ak_an",
+    "beta_n": "ak_bn",
+}
 MODES = ("alpha", "beta", "joint")
 FIDELITIES = ("smoke", "quick", "paper")
 POINTS_ROOT = "results/akella2002/points"
@@ -125,10 +136,11 @@ class Point:
 
     @property
     def key(self) -> str:
-        return (
-            f"{self.tcp}_{self.queue}/a{fmt(self.alpha)}_b{fmt(self.beta)}/"
-            f"an{fmt(self.alpha_n)}_bn{fmt(self.beta_n)}"
-        )
+        return KEY_PATTERN.format(**self.words())
+
+    def words(self) -> dict[str, str]:
+        """The coordinates as written in folder names and on the ns command line."""
+        return {k: v if isinstance(v, str) else fmt(v) for k, v in self.params().items()}
 
     def symmetric(self) -> bool:
         return self.alpha == self.alpha_n and self.beta == self.beta_n
@@ -270,9 +282,25 @@ class Study:
 
     def point_args(self, point: Point) -> str:
         """The ns command line (key=value words, no seed) of one point's runs."""
-        words = [f"{k}={format_value(v)}" for k, v in self.base.items()]
-        words += [f"{k}={v if isinstance(v, str) else fmt(v)}" for k, v in point.params().items()]
+        return self.point_args_pattern().format(
+            **{WILDCARDS[k]: v for k, v in point.words().items()}
+        )
+
+    def point_args_pattern(self) -> str:
+        """:meth:`point_args` with the coordinates as Snakemake wildcards ({ak_a} ...): a
+        rule's params as a plain pattern, not a function evaluated per job."""
+        words = [
+            f"{k}={format_value(v)}".replace("{", "{{").replace("}", "}}")
+            for k, v in self.base.items()
+        ]
+        words += [f"{k}={{{WILDCARDS[k]}}}" for k in COORDS]
         return " ".join(words)
+
+    def point_dir_pattern(self) -> str:
+        """:meth:`point_dir` with the coordinates as Snakemake wildcards."""
+        return f"{POINTS_ROOT}/{self.fidelity}/" + KEY_PATTERN.format(
+            **{k: f"{{{w}}}" for k, w in WILDCARDS.items()}
+        )
 
     def search_dir(self, name: str, method: str | None = None) -> str:
         """A search's records: per fidelity and method (both can be kept side by side)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -209,12 +209,28 @@ def check_limits(paper: str, family: str, params: dict, where: str) -> None:
 
 
 def check_params(
-    paper: str, experiment: str, family: str, params: dict, origin: dict | None = None
+    paper: str,
+    experiment: str,
+    family: str,
+    params: dict,
+    origin: dict | None = None,
+    keys: Iterable[str] | None = None,
 ) -> None:
     """Check one run's parameters against the Tcl declarations. ``origin`` maps a key to
-    the config path its value came from, for the message."""
+    the config path its value came from, for the message. ``keys``: check only these
+    parameters' names and types (the others equal a run's checked before), and the limits."""
     spec = tcl_params(tcl_script(paper, family))
     reserved = {"out", "ns_id"}
+    if keys is not None:
+        for k in keys:
+            where = (origin or {}).get(k, f"{paper}.experiments.{experiment}")
+            if k in reserved or k not in spec:
+                return check_params(paper, experiment, family, params, origin)
+            ok, want = _type_ok(spec[k].type, params[k])
+            if not ok:
+                raise ConfigError(f"config: '{where}' = {params[k]!r}: must be {want}")
+        check_limits(paper, family, params, f"{paper}.experiments.{experiment}")
+        return
     for k, v in params.items():
         where = (origin or {}).get(k, f"{paper}.experiments.{experiment}")
         if k in reserved:
@@ -270,7 +286,11 @@ def runs(config: dict, paper: str, experiment: str, fidelity: str | None = None)
             params = {k: v for k, v in base.items() if k in spec or k not in paper_defaults}
             params.update(point)
             params["seed"] = seed
-            check_params(paper, experiment, exp["family"], params, origin)
+            # the experiment's own values are the same in every run: checked in the first;
+            # then only the sweep point and the seed (and the limits between parameters)
+            check_params(
+                paper, experiment, exp["family"], params, origin, [*names, "seed"] if out else None
+            )
             out.append(Run(paper, experiment, run_id(point, seed), point, seed, params))
     return out
 

@@ -65,19 +65,10 @@ wildcard_constraints:
     ak_method="|".join(akella.SEARCH_METHODS),
 
 
-def ak_point_dir(w) -> str:
-    return AK.point_dir(
-        akella.Point(w.ak_tcp, w.ak_queue, float(w.ak_a), float(w.ak_b), float(w.ak_an), float(w.ak_bn))
-    )
-
-
-def ak_point_args(w) -> str:
-    return AK.point_args(
-        akella.Point(w.ak_tcp, w.ak_queue, float(w.ak_a), float(w.ak_b), float(w.ak_an), float(w.ak_bn))
-    )
-
-
-AK_POINT = akella.POINTS_ROOT + "/" + FIDELITY + "/{{ak_tcp}}_{{ak_queue}}/a{{ak_a}}_b{{ak_b}}/an{{ak_an}}_bn{{ak_bn}}"
+# a point's folder and ns arguments as plain patterns of its wildcards (no function per job)
+AK_POINT_DIR = AK.point_dir_pattern()
+AK_POINT = AK_POINT_DIR.replace("{", "{{").replace("}", "}}")  # for expand()
+AK_POINT_ARGS = AK.point_args_pattern()
 
 for _b, _seeds in enumerate(AK.seed_batches, 1):
 
@@ -98,8 +89,8 @@ for _b, _seeds in enumerate(AK.seed_batches, 1):
         benchmark:
             f"benchmarks/akella2002/points/{FIDELITY}/{{ak_tcp}}_{{ak_queue}}/a{{ak_a}}_b{{ak_b}}/an{{ak_an}}_bn{{ak_bn}}-b{_b}.tsv"
         params:
-            dir=ak_point_dir,
-            args=ak_point_args,
+            dir=AK_POINT_DIR,
+            args=AK_POINT_ARGS,
             seeds=" ".join(str(s) for s in _seeds),
         shell:
             "for s in {params.seeds}; do python -m analysis.nsrun --ns {input.ns} --script {input.script} "

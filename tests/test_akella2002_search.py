@@ -350,3 +350,14 @@ def test_full_sweep_runs_of_an_adaptive_search() -> None:
         ],
     }
     assert aks.full_sweep_runs(doc) == (52 + 81) * 20
+
+
+def test_point_patterns_are_the_points_folder_and_arguments(cfg: dict) -> None:
+    """The rules' plain patterns (no function per job) give exactly the folder and the ns
+    arguments of a point once its wildcards are filled in."""
+    st = aks.study(cfg, "paper")
+    p = aks.Point("reno", "red", 30, 0.5, 31, 0.56)
+    w = {aks.WILDCARDS[k]: v for k, v in p.words().items()}
+    assert st.point_dir_pattern().format(**w) == st.point_dir(p)
+    assert st.point_args_pattern().format(**w) == st.point_args(p)
+    assert st.point_args(p).endswith("tcp=reno queue=red alpha=30 beta=0.5 alpha_n=31 beta_n=0.56")
