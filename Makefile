@@ -2,6 +2,7 @@
 #   make        set up, build ns, run the pipeline at the configured fidelity -> paper/report.pdf
 #   make test   set up, build ns, run every test, build the smoke report
 # Also: make setup | make ns | make diff | make smoke | make bench | make lint | make clean
+#       make test-faults | make test-cluster (heavy, not part of make test)
 SHELL := /bin/bash
 VENV  := .venv
 PY    := $(VENV)/bin/python
@@ -10,7 +11,7 @@ CORES ?= all
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 .PHONY: all setup ns report diff smoke test test-python test-tcl test-ns2-validation \
-        test-dag test-faults lint bench clean
+        test-dag test-faults test-cluster lint bench clean
 
 all: report
 
@@ -56,6 +57,15 @@ test-dag: setup
 # the smoke pipeline of one paper, then every result compared with an undisturbed run
 test-faults: ns
 	$(PY) tests/faults/inject.py
+
+# Slurm (as root, not part of make test; after make setup and make ns): a one-node
+# Slurm on this machine (scripts/slurm-local.sh up, CLUSTER_CPUS CPUs for its jobs), the
+# smoke pipeline of floyd1991 locally and through profiles/slurm in scratch copies, compared
+# byte for byte, a scancel of one running job and a rerun, then Slurm down (also on failure)
+CLUSTER_CPUS ?= 1
+test-cluster:
+	SLURM_LOCAL_CPUS=$(CLUSTER_CPUS) scripts/slurm-local.sh up \
+	  && $(PY) tests/cluster/slurm_vs_local.py; s=$$?; scripts/slurm-local.sh down; exit $$s
 
 test: lint test-python test-tcl test-ns2-validation test-dag smoke
 	@echo "make test: all passed"

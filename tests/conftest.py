@@ -50,9 +50,10 @@ PROJECT_FILES = [
 ]
 
 
-def make_project_copy(root: Path, w: Path) -> Path:
-    """Copy the project to the new folder w, sharing build/ (the patched ns) through a link.
-    Also used by tests/faults/."""
+def make_project_copy(root: Path, w: Path, report: bool = False) -> Path:
+    """Copy the project to the new folder w, sharing build/ (the patched ns) through a link;
+    with report, also the report's sources (paper/report.tex, sections/, reference/), for a
+    run that ends with the report. Also used by tests/faults/, tests/cluster/ and bench/."""
     w.mkdir()
     for name in PROJECT_FILES:
         src = root / name
@@ -67,6 +68,12 @@ def make_project_copy(root: Path, w: Path) -> Path:
         t = tarball[0].stat().st_mtime - 1
         for f in [*(w / "ns2-patches").iterdir(), *(w / "scripts").iterdir()]:
             os.utime(f, (t, t))
+    if report:
+        (w / "paper").mkdir()
+        shutil.copy2(root / "paper" / "report.tex", w / "paper")
+        for d in ("sections", "reference"):
+            if (root / "paper" / d).is_dir():
+                shutil.copytree(root / "paper" / d, w / "paper" / d)
     return w
 
 
