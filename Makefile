@@ -58,7 +58,7 @@ test-dag: setup
 test-faults: ns
 	$(PY) tests/faults/inject.py
 
-# Slurm (as root, not part of make test; after make setup and make ns): a one-node
+# Slurm (as root, ~35 min, not part of make test; after make setup and make ns): a one-node
 # Slurm on this machine (scripts/slurm-local.sh up, CLUSTER_CPUS CPUs for its jobs), the
 # smoke pipeline of floyd1991 locally and through profiles/slurm in scratch copies, compared
 # byte for byte, a scancel of one running job and a rerun, then Slurm down (also on failure)
