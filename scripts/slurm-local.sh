@@ -11,6 +11,7 @@
 #   scripts/slurm-local.sh down     cancel every job, stop the daemons `up` started, delete
 #                                   every file `up` wrote (slurm.conf, state, spool, logs)
 #   scripts/slurm-local.sh down --purge   also apt-get purge the packages `up` installed
+#                                   (those four and the dependencies they brought)
 #
 # SLURM_LOCAL_CPUS=N (default: all the machine's CPUs) caps the CPUs the partition may
 # allocate on the node: SLURM_LOCAL_CPUS=1 runs one 1-CPU job at a time. The jobs inherit
@@ -39,6 +40,10 @@ say() { echo "slurm-local: $*"; }
 
 pid_alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
+installed_list() {
+  dpkg-query -W -f='${Status} ${Package}\n' | sed -n 's/^install ok installed //p' | sort
+}
+
 install_missing() {
   local missing=() p
   for p in "${PKGS[@]}"; do
@@ -54,12 +59,15 @@ install_missing() {
     chmod +x "$policy"
     made_policy=1
   fi
+  local before
+  before=$(installed_list)
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     "${missing[@]}" > /dev/null || { [ -n "$made_policy" ] && rm -f "$policy"; exit 1; }
   [ -n "$made_policy" ] && rm -f "$policy"
+  # every package this install added (the four and their dependencies), for down --purge
   mkdir -p "$STATE"
-  printf '%s\n' "${missing[@]}" >> "$STATE/installed-packages"
+  comm -13 <(echo "$before") <(installed_list) >> "$STATE/installed-packages"
 }
 
 write_conf() {
@@ -185,7 +193,6 @@ down() {
     if [ ${#installed[@]} -gt 0 ]; then
       say "purging ${installed[*]}"
       DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq "${installed[@]}" > /dev/null
-      DEBIAN_FRONTEND=noninteractive apt-get autoremove -y -qq > /dev/null
     fi
     rm -rf "$STATE"
   elif [ ${#installed[@]} -eq 0 ]; then
