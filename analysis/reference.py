@@ -128,6 +128,10 @@ def _make(a: argparse.Namespace) -> int:
             f"{dirty}\n"
         )
         return 1
+    # the commit whose code makes the numbers: the one checked out now, not at the end
+    commit = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.strip()
     log = root / "logs" / f"paper-fidelity-{a.paper}-{a.fidelity}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     smk = Path(sys.executable).with_name("snakemake")
@@ -148,9 +152,6 @@ def _make(a: argparse.Namespace) -> int:
         )
         return 1
     done = re.findall(r"(\d+) of (\d+) steps \(100%\) done", text)
-    commit = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
-    ).stdout.strip()
     return _record(
         argparse.Namespace(
             paper=a.paper,
