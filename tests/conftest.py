@@ -69,12 +69,18 @@ def make_project_copy(root: Path, w: Path, report: bool = False) -> Path:
         for f in [*(w / "ns2-patches").iterdir(), *(w / "scripts").iterdir()]:
             os.utime(f, (t, t))
     if report:
-        (w / "paper").mkdir()
-        shutil.copy2(root / "paper" / "report.tex", w / "paper")
-        for d in ("sections", "reference"):
-            if (root / "paper" / d).is_dir():
-                shutil.copytree(root / "paper" / d, w / "paper" / d)
+        copy_report_sources(root, w)
     return w
+
+
+def copy_report_sources(root: Path, w: Path) -> None:
+    """The report's sources into a project copy (which holds no paper/ folder): report.tex,
+    sections/ and the recorded references."""
+    (w / "paper").mkdir()
+    shutil.copy2(root / "paper" / "report.tex", w / "paper")
+    for d in ("sections", "reference"):
+        if (root / "paper" / d).is_dir():
+            shutil.copytree(root / "paper" / d, w / "paper" / d)
 
 
 @pytest.fixture()

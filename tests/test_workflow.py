@@ -8,7 +8,6 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -16,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import copy_report_sources  # one definition, shared with bench/ and tests/cluster/
 
 from tests.faults.inject import processes_in  # one definition, shared with the fault injection
 
@@ -101,18 +101,11 @@ def test_resume_and_kill(work: Path) -> None:
     assert done.stat().st_mtime_ns == stamp
 
 
-def _report_sources(w: Path, root: Path) -> None:
-    """The report's sources (a project copy holds no paper/ folder: nothing generated)."""
-    (w / "paper").mkdir()
-    shutil.copy2(root / "paper" / "report.tex", w / "paper")
-    shutil.copytree(root / "paper" / "sections", w / "paper" / "sections")
-
-
 def test_dry_run_prints_every_job(project_copy: Path, root: Path) -> None:
     """`snakemake -n`, as the README recommends, with all five papers on a fresh copy: every
     job's shell command is formatted, including those waiting on Akella's checkpoint (whose
     input is only the checkpoint's placeholder until it has run)."""
-    _report_sources(project_copy, root)
+    copy_report_sources(root, project_copy)
     smk = Path(sys.executable).with_name("snakemake")
     p = subprocess.run(
         [str(smk), "-n", "--config", "fidelity=smoke"],
@@ -135,7 +128,7 @@ def test_fresh_plan_reaches_the_report(project_copy: Path, root: Path, fidelity:
 
     import yaml
 
-    _report_sources(project_copy, root)
+    copy_report_sources(root, project_copy)
     smk = Path(sys.executable).with_name("snakemake")
     p = subprocess.run(
         [str(smk), "--dag", "--config", f"fidelity={fidelity}"],
@@ -345,7 +338,7 @@ def floyd_smoke(root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tests.conftest import make_project_copy
 
     w = make_project_copy(root, tmp_path_factory.mktemp("deps") / "w")
-    _report_sources(w, root)
+    copy_report_sources(root, w)
     done = _smk(w, cores=2)
     assert done.returncode == 0, done.stderr[-3000:]
     assert _plan(w) == {}
