@@ -70,7 +70,11 @@ def tex_table(
     if ref:
         head += f" & at {tex_escape(reference_fidelity)} & verdict"
     out = [
-        r"\begin{longtable}{@{}p{0.3\linewidth}p{0.1\linewidth}rrlll"
+        # two more columns: a smaller font and narrower gaps keep the table on the page
+        *([r"\begingroup\footnotesize\setlength{\tabcolsep}{3pt}"] if ref else []),
+        r"\begin{longtable}{@{}p{"
+        + ("0.27" if ref else "0.3")
+        + r"\linewidth}p{0.1\linewidth}rrlll"
         + ("rl" if ref else "")
         + "@{}}",
         r"\toprule",
@@ -91,7 +95,7 @@ def tex_table(
                     else " & -- & --"
                 )
             out.append(line + r" \\")
-    out += [r"\bottomrule", r"\end{longtable}", ""]
+    out += [r"\bottomrule", r"\end{longtable}", *([r"\endgroup"] if ref else []), ""]
     return "\n".join(out)
 
 
