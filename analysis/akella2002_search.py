@@ -1056,9 +1056,7 @@ def _write_json(doc: Mapping, out: Path | str) -> None:
 def full_sweep_runs(search: Mapping) -> int:
     """Runs the paper's sweep (every candidate, every seed) would make over the iterations
     the search made: equal to the search's own runs when it is the full method."""
-    spec = study_of_params({**search, "base": {}, "spec": search["spec"]}).searches[
-        search["search"]
-    ]
+    spec = spec_of(search["spec"])
     total = 0
     for r in search["records"]:
         cur = r["current"][r["coordinate"]]
@@ -1101,13 +1099,18 @@ def search_params(st: Study, name: str, method: str | None = None) -> dict:
     }
 
 
-def study_of_params(params: Mapping) -> Study:
-    """The one-search study :func:`search_params` describes."""
-    spec = dict(params["spec"])
+def spec_of(d: Mapping) -> SearchSpec:
+    """A search's settings from their JSON form (``asdict``: lists for tuples)."""
+    spec = dict(d)
     for k in ("start", "alpha_grid", "beta_grid"):
         if spec.get(k) is not None:
             spec[k] = tuple(spec[k])
-    s = SearchSpec(**spec)
+    return SearchSpec(**spec)
+
+
+def study_of_params(params: Mapping) -> Study:
+    """The one-search study :func:`search_params` describes."""
+    s = spec_of(params["spec"])
     return Study(
         params["fidelity"], dict(params["base"]), tuple(params["seeds"]), {s.name: s}, {}, {}
     )

@@ -20,6 +20,7 @@ from analysis import akella2002_search as aks
 from analysis import config as conf
 from analysis.stats import intervals_overlap, mean_ci
 from tests.test_akella2002_analysis import fake_point
+from tests.test_akella2002_analysis import spec as analysis_spec
 
 #: per-run deviations of F_n's goodput (Mbps), the same at every candidate (common random
 #: numbers): sd 0.0158 -> 85 % CI half-width over 5 runs 1.7782 * 0.0158 / sqrt(5) = 0.0126
@@ -27,28 +28,11 @@ NOISE = np.array([-0.02, -0.01, 0.0, 0.01, 0.02])
 
 
 def spec(method: str = "adaptive", mode: str = "alpha", **kw: object) -> aks.SearchSpec:
-    base = dict(
-        name=f"sack_droptail_{mode}",
-        mode=mode,
-        tcp="sack",
-        queue="droptail",
-        start=(1.0, 0.5),
-        ci_level=0.85,
-        alpha_halfwidth=50.0,
-        alpha_low=0.0,
-        beta_low=0.5,
-        beta_high=0.99,
-        pick="r1",
-        max_iterations=10,
-        alpha_step=1.0,
-        beta_step=0.01,
-        method=method,
-        coarse_alpha=5.0,
-        coarse_beta=0.05,
-        round_runs=5,
-    )
-    base.update(kw)
-    return aks.SearchSpec(**base)  # type: ignore[arg-type]
+    """The analysis tests' search at the paper's steps (alpha 1 over +-50, beta 0.01), made
+    with ``method`` and the config's adaptive settings (coarse 5 / 0.05, rounds of 5)."""
+    paper = dict(alpha_grid=None, beta_grid=None, alpha_step=1.0, beta_step=0.01)
+    adaptive = dict(method=method, coarse_alpha=5.0, coarse_beta=0.05, round_runs=5)
+    return analysis_spec(mode, **{**paper, **adaptive, **kw})
 
 
 def reader(curve, noise: np.ndarray = NOISE):
