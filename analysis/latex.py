@@ -108,11 +108,13 @@ def reference_note(
     here, there = counted_verdicts(own), counted_verdicts(theirs)
     fid, commit, ns = (tex_escape(meta[k]) for k in ("fidelity", "commit", "ns_id"))
     wall_h, cpu_h = float(meta["wall_s"]) / 3600, float(meta["cpu_s"]) / 3600
+    n = int(meta.get("attempts", "1"))
+    over = f" in all over {n} runs (resumed)" if n > 1 else ""
     out = [
         f"\\paragraph{{At {fid} fidelity.}} The last two columns of the table below are a "
         f"recorded run of this paper at {fid} fidelity (\\texttt{{paper/reference/}}), not this "
         f"build: commit \\texttt{{{commit[:12]}}}, ns \\texttt{{{ns}}}, {wall_h:.2f}\\,h wall, "
-        f"{cpu_h:.2f}\\,CPU-h, {tex_escape(meta['jobs'])} jobs, {tex_escape(meta['date'])}. "
+        f"{cpu_h:.2f}\\,CPU-h{over}, {tex_escape(meta['jobs'])} jobs, {tex_escape(meta['date'])}. "
         f"Published results ok / off / missing: {' / '.join(str(here[v]) for v in MARK)} here, "
         f"{' / '.join(str(there[v]) for v in MARK)} there."
     ]

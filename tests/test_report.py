@@ -185,3 +185,38 @@ def test_captions_say_at_which_fidelity_they_were_made() -> None:
     }
     tex = latex.trace_tex(trace, "figure", "analysis/plots/gao.py")
     assert tex.startswith(r"\emph{Item \texttt{gao/fig02}, made at paper fidelity: step")
+
+
+def test_resumed_runs_add_up_their_attempts(tmp_path: Path) -> None:
+    """A paper-fidelity make cut off and resumed: the ledger keeps every attempt's times,
+    the reference records their sums, and the jobs of earlier attempts count."""
+    ledger = tmp_path / "logs" / "x.attempts.tsv"
+    assert reference.read_ledger(ledger) == []
+    first = reference.Attempt("2026-11-24T07:04:03Z", "aaa", 1960.0, 1800.5, -15, "estimated")
+    second = reference.Attempt("2026-11-24T08:01:22Z", "bbb", 4000.0, 7900.0, 0)
+    reference.add_attempt(ledger, first)
+    reference.add_attempt(ledger, second)
+    assert reference.read_ledger(ledger) == [first, second]
+    assert reference.totals([first, second]) == (5960.0, 9700.5)
+    log = (
+        "Job stats:\n3 of 316 steps (1%) done\n87 of 316 steps (28%) done\n"
+        "=== attempt started 2026-11-24T08:01:22Z at bbb\n12 of 229 steps (5%) done\n"
+    )
+    assert reference.jobs_done(log) == 87 + 12
+    assert reference.jobs_done("no progress yet\n") == 0
+    # a malformed ledger names its file and line
+    ledger.write_text(ledger.read_text() + "2026\tccc\tlong\t1\t0\trusage\n")
+    with pytest.raises(ValueError, match=r"x.attempts.tsv:4: not an attempt"):
+        reference.read_ledger(ledger)
+    ledger.write_text("when\twho\n")
+    with pytest.raises(ValueError, match=r"x.attempts.tsv:1: expected the columns"):
+        reference.read_ledger(ledger)
+    # the attempts are part of the provenance and of the report's note
+    rows = [_row("gao", "published-result", "ok", "a")]
+    f = tmp_path / "gao-paper.csv"
+    reference.write(reference.Reference({**META, "attempts": "2"}, rows), f)
+    assert "# date: 2026-11-24\n# attempts: 2\n" in f.read_text()
+    assert reference.read(f).meta["attempts"] == "2"
+    note = latex.reference_note({**META, "attempts": "2"}, rows, rows, [])
+    assert "1.50\\,CPU-h in all over 2 runs (resumed)" in note
+    assert "resumed" not in latex.reference_note(META, rows, rows, [])
