@@ -4,6 +4,10 @@
 # Usage: scripts/build-ns2.sh TARBALL BUILD_DIR OUT_BINARY [JOBS]
 #   NS2_SERIES=FILE  use another series file (default ns2-patches/series; patch names in it
 #                    are relative to ns2-patches/) -- for trying a patch before adding it
+#   NS2_CCOPT=FLAGS  the compiler's optimisation flags (default -O2, as configure sets them)
+#   NS2_LDFLAGS=FLAGS  more link flags (e.g. -flto=2 with NS2_CCOPT="-O2 -flto=2")
+#   NS2_PGO_TRAIN=SCRIPT  profile-guided: build with -fprofile-generate, run SCRIPT with the
+#                    instrumented binary as its argument, rebuild with -fprofile-use
 # The tree is unpacked anew each time (a patch edit can never leave stale files behind);
 # ccache, when installed, makes the rebuild of unchanged files nearly free.
 set -euo pipefail
@@ -49,9 +53,23 @@ echo "build-ns2: configure"
   --with-otcl="$P/otcl" --with-tclcl="$P/tclcl" > "$build/configure.log" 2>&1 \
   || { tail -20 "$build/configure.log" >&2; echo "build-ns2: configure failed (log: $build/configure.log)" >&2; exit 1; }
 grep -q '^CCOPT.*-O2' Makefile || { echo "build-ns2: configure did not enable -O2" >&2; exit 1; }
-echo "build-ns2: make -j$jobs ns"
-make -j"$jobs" ns > "$build/make.log" 2>&1 \
-  || { grep -E 'error|Error' "$build/make.log" | head -20 >&2; echo "build-ns2: make failed (log: $build/make.log)" >&2; exit 1; }
+ccopt="${NS2_CCOPT:--O2} -Wall -Wno-write-strings"
+ldflags="-Wl,-export-dynamic ${NS2_LDFLAGS:-}"
+make_ns() {  # make_ns EXTRA_FLAGS LOG
+  echo "build-ns2: make -j$jobs ns ($ccopt $1)"
+  make -j"$jobs" ns CCOPT="$ccopt $1" LDFLAGS="$ldflags $1" > "$2" 2>&1 \
+    || { grep -E 'error|Error' "$2" | head -20 >&2; echo "build-ns2: make failed (log: $2)" >&2; exit 1; }
+}
+if [ -n "${NS2_PGO_TRAIN:-}" ]; then
+  make_ns "-fprofile-generate -fprofile-update=single" "$build/make-instrumented.log"
+  echo "build-ns2: training ($NS2_PGO_TRAIN)"
+  "$NS2_PGO_TRAIN" "$src/ns" > "$build/train.log" 2>&1 \
+    || { tail -20 "$build/train.log" >&2; echo "build-ns2: training failed (log: $build/train.log)" >&2; exit 1; }
+  find . -name '*.o' -delete; rm -f ns
+  make_ns "-fprofile-use -fprofile-partial-training -Wno-missing-profile" "$build/make.log"
+else
+  make_ns "" "$build/make.log"
+fi
 mkdir -p "$(dirname "$out")"
 cp ns "$out.tmp"
 mv "$out.tmp" "$out"
