@@ -152,13 +152,40 @@ def deviations_tex(
     return "\n".join(out)
 
 
-def build_tex(fidelity: str, ns_id: str, series: list[str]) -> str:
+def build_tex(
+    fidelity: str, ns_id: str, series: list[str], executor: str, jobs: int, cpu_s: float
+) -> str:
     patches = ", ".join(f"\\texttt{{{tex_escape(s)}}}" for s in series)
     return (
         f"\\newcommand{{\\reportFidelity}}{{{tex_escape(fidelity)}}}\n"
         f"\\newcommand{{\\reportNsId}}{{\\texttt{{{tex_escape(ns_id)}}}}}\n"
         f"\\newcommand{{\\reportPatches}}{{{patches}}}\n"
+        f"\\newcommand{{\\reportExecutor}}{{{tex_escape(executor)}}}\n"
+        f"\\newcommand{{\\reportJobs}}{{{jobs:,}}}\n"
+        f"\\newcommand{{\\reportCpuHours}}{{{cpu_s / 3600:.2f}}}\n"
     )
+
+
+def build_cost(benchmarks: Path, papers: Sequence[str], fidelity: str) -> tuple[int, float]:
+    """The jobs that made this report's results and their CPU seconds, from Snakemake's
+    benchmark files (one per job): the ns fetch and build, and every job of ``papers`` at
+    ``fidelity`` (a file under benchmarks/<paper>/ with the fidelity as a folder of its
+    path). ValueError naming a file without a cpu_time column."""
+    files = [benchmarks / "ns2_fetch.tsv", benchmarks / "build_ns.tsv"]
+    for paper in papers:
+        files += [f for f in (benchmarks / paper).rglob("*.tsv") if fidelity in f.parts]
+    jobs, cpu = 0, 0.0
+    for f in files:
+        if not f.is_file():
+            continue
+        lines = f.read_text().splitlines()
+        head = lines[0].split("\t") if lines else []
+        if "cpu_time" not in head or len(lines) < 2:
+            raise ValueError(f"{f}: not a Snakemake benchmark file (no cpu_time)")
+        value = lines[-1].split("\t")[head.index("cpu_time")]
+        jobs += 1
+        cpu += float(value) if value not in ("", "NA", "-") else 0.0
+    return jobs, cpu
 
 
 def report_params(config: dict, papers: Sequence[str], fidelity: str) -> dict:
@@ -191,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="generated report parts")
     ap.add_argument("--fidelity", required=True)
     ap.add_argument("--ns-id", type=Path, required=True)
+    ap.add_argument("--executor", default="local", help="Snakemake's executor (local, slurm)")
+    ap.add_argument("--benchmarks", type=Path, default=Path("benchmarks"))
     ap.add_argument("--diff", type=Path, required=True)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--params", type=params_json, required=True, help="see report_params")
@@ -216,7 +245,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if line.strip() and not line.startswith("#")
     ]
     a.out.mkdir(parents=True, exist_ok=True)
-    (a.out / "build.tex").write_text(build_tex(a.fidelity, a.ns_id.read_text().strip(), series))
+    try:
+        jobs, cpu_s = build_cost(a.benchmarks, a.papers, a.fidelity)
+    except ValueError as e:
+        ap.error(str(e))
+    ns_id = a.ns_id.read_text().strip()
+    (a.out / "build.tex").write_text(build_tex(a.fidelity, ns_id, series, a.executor, jobs, cpu_s))
     for paper in a.papers:
         d = a.out / paper
         d.mkdir(parents=True, exist_ok=True)

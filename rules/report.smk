@@ -78,6 +78,12 @@ def references() -> list[str]:
     )
 
 
+# Run by the main Snakemake process, whatever the executor: the front page names the executor
+# that ran the workflow ({workflow.executor_plugin.name}: local, slurm), not a cluster job's.
+localrules:
+    report_parts,
+
+
 rule report_parts:
     input:
         diff="paper/generated/diff.csv",
@@ -108,6 +114,7 @@ rule report_parts:
         json=json.dumps(report_params(config, PAPERS, FIDELITY), sort_keys=True),
     shell:
         "python -m analysis.report --fidelity {FIDELITY} --ns-id {input.nsid} "
+        "--executor {workflow.executor_plugin.name} "
         "--diff {input.diff} --out paper/generated --params {params.json:q} "
         "--files {input.numbers} --references {input.references} -- {params.papers}"
         + LOGGED

@@ -220,3 +220,30 @@ def test_resumed_runs_add_up_their_attempts(tmp_path: Path) -> None:
     note = latex.reference_note({**META, "attempts": "2"}, rows, rows, [])
     assert "1.50\\,CPU-h in all over 2 runs (resumed)" in note
     assert "resumed" not in latex.reference_note(META, rows, rows, [])
+
+
+def test_front_page_states_executor_jobs_and_cpu(tmp_path: Path) -> None:
+    """The jobs and CPU of the build come from the benchmark files of the papers' jobs at the
+    report's fidelity and of the ns build; the executor is the one named by the workflow."""
+    head = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+
+    def bench(rel: str, cpu: str) -> None:
+        f = tmp_path / rel
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(head + f"1.0\t0:00:01\t1\t1\t1\t1\t0\t0\t90\t{cpu}\n")
+
+    bench("build_ns.tsv", "300.5")
+    bench("gao/fig02/quick/g_s1.tsv", "10")
+    bench("gao/fig02/quick/g_s2.tsv", "20")
+    bench("gao/fig02/paper/g_s1.tsv", "1000")  # another fidelity
+    bench("tang/exp1/quick/t_s1.tsv", "5")  # another paper
+    bench("gao/claims/quick/claims.tsv", "NA")  # a job too short to measure: counted, 0 s
+    assert report.build_cost(tmp_path, ["gao"], "quick") == (4, 330.5)
+    assert report.build_cost(tmp_path, ["gao", "tang"], "quick") == (5, 335.5)
+    tex = report.build_tex("quick", "a47ff284", ["0001-x.patch"], "slurm", 1138, 5400.0)
+    assert "\\newcommand{\\reportExecutor}{slurm}" in tex
+    assert "\\newcommand{\\reportJobs}{1,138}" in tex
+    assert "\\newcommand{\\reportCpuHours}{1.50}" in tex
+    (tmp_path / "gao" / "fig02" / "quick" / "g_s1.tsv").write_text("not a benchmark\n")
+    with pytest.raises(ValueError, match="g_s1.tsv: not a Snakemake benchmark file"):
+        report.build_cost(tmp_path, ["gao"], "quick")

@@ -399,3 +399,19 @@ def test_snakemake_html_report_annotates_every_figure(floyd_smoke: Path) -> None
     for fig in ("fig02", "fig09", "fig14"):
         assert f"floyd1991/{fig}.png" in html, fig
     assert "floyd1991.experiments.fig06" in html  # Figure 9's trace names Figure 6's runs
+
+
+def test_front_page_names_the_executor_and_the_build_cost(floyd_smoke: Path, cfg: dict) -> None:
+    """The report's front page: the executor that ran the workflow (local here), the jobs that
+    made its results (at least one per ns run) and their CPU-hours."""
+    tex = (floyd_smoke / "paper" / "generated" / "build.tex").read_text()
+    assert "\\newcommand{\\reportExecutor}{local}" in tex
+    jobs = re.search(r"\\reportJobs\}\{([\d,]+)\}", tex)
+    cpu = re.search(r"\\reportCpuHours\}\{([\d.]+)\}", tex)
+    assert jobs and cpu, tex
+    from analysis import config as conf
+
+    exps = cfg["floyd1991"]["experiments"]
+    runs = sum(len(conf.runs(cfg, "floyd1991", e, "smoke")) for e in exps)
+    assert int(jobs.group(1).replace(",", "")) > runs
+    assert float(cpu.group(1)) > 0
