@@ -31,11 +31,13 @@ from analysis.akella2002_search import (
     FIG5_SERIES,
     MODES,
     NE_FIGURES,
+    Sensitivity,
     exhaustive_grid_runs,
     fmt,
     full_sweep_runs,
     profile_metrics,
     read_point_rows,
+    variant_search,
 )
 from analysis.compare import Published, verdict
 from analysis.models import akella2002 as models
@@ -882,6 +884,192 @@ def joint_order_summary(rows: pd.DataFrame) -> str:
         f"of those are within tolerance ({names}), and of the rows within tolerance with alpha "
         f"first {len(broken)} are off with beta first: {verdict_text}."
     )
+
+
+# --------------------------------------------------------------------------------------------
+# sensitivity to the parameters the paper does not state (config akella2002.sensitivity)
+# --------------------------------------------------------------------------------------------
+
+#: The paper's conclusion each rerun search supports, as a criterion on its record (the same
+#: criteria as :func:`claims`): search -> (the conclusion in words, criterion).
+CONCLUSIONS: dict[str, tuple[str, Callable[[Mapping], bool]]] = {
+    "sack_droptail_alpha": (
+        "Observation 1: the SACK/drop-tail alpha-NE is aggressive (alpha_E > 1) and undesirable",
+        lambda s: s["alpha_e"] > 1 and undesirable(s["ne"], s["start_profile"]),
+    ),
+    "reno_droptail_alpha": (
+        "Observation 3: the Reno/drop-tail alpha-NE is alpha_E = 1",
+        lambda s: s["alpha_e"] == 1,
+    ),
+    "reno_droptail_beta": (
+        "Observation 3: the Reno/drop-tail beta-NE is efficient",
+        lambda s: efficient(s["ne"]),
+    ),
+    "sack_red_alpha": (
+        "Observation 4: the SACK/RED alpha-NE is undesirable",
+        lambda s: undesirable(s["ne"], s["start_profile"]),
+    ),
+    "reno_red_alpha": (
+        "Observation 4: the Reno/RED alpha-NE is undesirable",
+        lambda s: undesirable(s["ne"], s["start_profile"]),
+    ),
+    "sack_chokeplus_alpha": (
+        "Sec 5.1: the SACK/CHOKe+ alpha-NE is efficient",
+        lambda s: efficient(s["ne"]),
+    ),
+    "sack_chokeplus_beta": (
+        "Sec 5.1: the SACK/CHOKe+ beta-NE is efficient",
+        lambda s: efficient(s["ne"]),
+    ),
+}
+
+
+def published_search(key: str) -> tuple[str, str]:
+    """(search, metric) of a published NE number's key (the inverse of :func:`number_key`)."""
+    for figure, modes in PUBLISHED.items():
+        tcp, queue = NE_FIGURES[figure]
+        for mode, metrics in modes.items():
+            for metric in metrics:
+                if number_key(figure, mode, metric) == key:
+                    return f"{tcp}_{queue}_{mode}", metric
+    raise ValueError(f"'{key}' is no published NE number of a search")
+
+
+def _search_value(search: Mapping) -> float:
+    """The NE coordinate a search varies (alpha_E of an alpha search, beta_E of a beta search)."""
+    return float(search["beta_e" if search["mode"] == "beta" else "alpha_e"])
+
+
+def sensitivity_rows(
+    sens: Sensitivity, searches: Mapping[str, Mapping], published: Mapping[str, Published]
+) -> pd.DataFrame:
+    """One row per rerun search and tested value (and our default, value ''), with the NE, its
+    per-flow goodput and loss, and the paper's number for the NE coordinate when it has one."""
+    rows = []
+    for name in sens.searches:
+        base = searches.get(name)
+        if base is None:
+            continue
+        tried = [("", "", "default", base)]
+        for v in sens.values:
+            doc = searches.get(variant_search(name, v.name))
+            if doc is not None:
+                tried.append((v.parameter, v.name, v.label, doc))
+        fig = next(f for f, tq in NE_FIGURES.items() if tq == (base["tcp"], base["queue"]))
+        metric = "beta_e" if base["mode"] == "beta" else "alpha_e"
+        pub = published.get(number_key(fig, base["mode"], metric))
+        for prm, vname, label, doc in tried:
+            rows.append(
+                {
+                    "search": name,
+                    "parameter": prm,
+                    "value": vname,
+                    "label": label,
+                    "alpha_e": doc["alpha_e"],
+                    "beta_e": doc["beta_e"],
+                    "ne_goodput": doc["ne"]["goodput"],
+                    "ne_loss": doc["ne"]["loss"],
+                    "fair_share": doc["ne"]["fair_share"],
+                    "converged": bool(doc["converged"]),
+                    "runs": doc["runs"],
+                    "ne_value": _search_value(doc),
+                    "published": float(pub.published) if pub is not None else math.nan,  # type: ignore[arg-type]
+                    "holds": CONCLUSIONS[name][1](doc) if name in CONCLUSIONS else None,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def sensitivity_checks(
+    sens: Sensitivity, searches: Mapping[str, Mapping]
+) -> dict[str, tuple[bool, str]]:
+    """For each rerun search with a stated conclusion and each parameter tested on it: the
+    conclusion holds under our default and under every tested value of the parameter. A
+    parameter with a tested value whose search is missing gives no check."""
+    out: dict[str, tuple[bool, str]] = {}
+    for name in sens.searches:
+        base = searches.get(name)
+        if base is None or name not in CONCLUSIONS:
+            continue
+        words, holds = CONCLUSIONS[name]
+        for prm, (title, default, queues) in sens.parameters.items():
+            if base["queue"] not in queues:
+                continue
+            vals = [v for v in sens.values if v.parameter == prm]
+            docs = [searches.get(variant_search(name, v.name)) for v in vals]
+            if not vals or any(d is None for d in docs):
+                continue
+            tried = [(f"{default} (ours)", base)] + [
+                (v.label, d) for v, d in zip(vals, docs, strict=True)
+            ]
+            ok = [holds(d) for _, d in tried]  # type: ignore[arg-type]
+            detail = "; ".join(
+                f"{title} {lab}: {'holds' if h else 'fails'} ({_ne_text(d)})"  # type: ignore[arg-type]
+                for (lab, d), h in zip(tried, ok, strict=True)
+            )
+            out[f"sens.{name}.{prm}"] = (all(ok), f"{words}, for every tested {title}: {detail}")
+    return out
+
+
+def sensitivity_explains(
+    sens: Sensitivity, searches: Mapping[str, Mapping], published: Mapping[str, Published]
+) -> pd.DataFrame:
+    """For each off row blamed on unstated parameters (``explains``): its verdict under our
+    default and under each tested value of the parameters named, and whether any brings it
+    within tolerance (``fixed_by``: the values that do)."""
+    rows = []
+    for key, prms in sens.explains.items():
+        name, metric = published_search(key)
+        pub = published.get(key)
+        if pub is None:
+            raise ValueError(f"sensitivity.explains: '{key}' is not in the originals")
+        base = searches.get(name)
+        if base is None:
+            continue
+        ours = _ne_value(base, metric)
+        tested = []
+        for v in sens.values:
+            doc = searches.get(variant_search(name, v.name))
+            if v.parameter in prms and doc is not None:
+                x = _ne_value(doc, metric)
+                tested.append((v, x, verdict(pub, repr(x))))
+        rows.append(
+            {
+                "key": key,
+                "parameters": ", ".join(prms),
+                "published": pub.published,
+                "tolerance": pub.tolerance_text(),
+                "ours": ours,
+                "verdict": verdict(pub, repr(ours)),
+                "tested": "; ".join(f"{v.name} {fmt(x)} {vd}" for v, x, vd in tested),
+                "n_tested": len(tested),
+                "fixed_by": ", ".join(v.name for v, _, vd in tested if vd == "ok"),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def sensitivity_summary(rows: pd.DataFrame) -> str:
+    """One sentence per off row: whether a tested value brings it within tolerance (computed)."""
+    if rows.empty:
+        return "No off row's search was rerun under a tested value at this fidelity."
+    out = []
+    for _, r in rows.iterrows():
+        if r["verdict"] == "ok":
+            out.append(f"{r['key']} is within tolerance under our defaults.")
+        elif r["n_tested"] == 0:
+            out.append(f"{r['key']}: no value of {r['parameters']} was tested at this fidelity.")
+        elif r["fixed_by"]:
+            out.append(
+                f"{r['key']} comes within tolerance under {r['fixed_by']} (tested values of "
+                f"{r['parameters']}); the default is not changed."
+            )
+        else:
+            out.append(
+                f"{r['key']} stays {r['verdict']} under every tested value of {r['parameters']} "
+                f"({r['n_tested']} tested): the named parameters do not explain it."
+            )
+    return " ".join(out)
 
 
 # --------------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -63,6 +64,8 @@ WILDCARDS = {
 MODES = ("alpha", "beta", "joint")
 FIDELITIES = ("smoke", "quick", "paper")
 POINTS_ROOT = "results/akella2002/points"
+#: a sensitivity variant's points: under the fidelity's folder, var/<variant>/<point key>
+VARIANT_DIR = "var/{variant}/"
 SEARCH_ROOT = "results/akella2002/search"
 #: The figures of the best-response searches and the TCP and queue each shows (for its captions
 #: and claims; which searches a figure reads is akella2002.items in the config).
@@ -129,6 +132,8 @@ class Point:
     beta: float
     alpha_n: float
     beta_n: float
+    #: a sensitivity variant of the base parameters ("": the paper's set-up as configured)
+    variant: str = ""
 
     def __post_init__(self) -> None:
         for k in ("alpha", "beta", "alpha_n", "beta_n"):
@@ -136,7 +141,8 @@ class Point:
 
     @property
     def key(self) -> str:
-        return KEY_PATTERN.format(**self.words())
+        prefix = VARIANT_DIR.format(variant=self.variant) if self.variant else ""
+        return prefix + KEY_PATTERN.format(**self.words())
 
     def words(self) -> dict[str, str]:
         """The coordinates as written in folder names and on the ns command line."""
@@ -149,8 +155,8 @@ class Point:
         return {k: getattr(self, k) for k in COORDS}
 
 
-def symmetric_point(tcp: str, queue: str, alpha: float, beta: float) -> Point:
-    return Point(tcp, queue, alpha, beta, alpha, beta)
+def symmetric_point(tcp: str, queue: str, alpha: float, beta: float, variant: str = "") -> Point:
+    return Point(tcp, queue, alpha, beta, alpha, beta, variant)
 
 
 @dataclass(frozen=True)
@@ -178,6 +184,8 @@ class SearchSpec:
     coarse_alpha: float = 0.0
     coarse_beta: float = 0.0
     round_runs: int = 0
+    #: the sensitivity variant the search runs under ("": the base parameters)
+    variant: str = ""
 
     @property
     def max_sweeps(self) -> int:
@@ -224,7 +232,7 @@ class SearchSpec:
         out = []
         for v in self.candidates(coord, a if coord == "alpha" else b):
             an, bn = (v, b) if coord == "alpha" else (a, v)
-            out.append((v, Point(self.tcp, self.queue, a, b, an, bn)))
+            out.append((v, Point(self.tcp, self.queue, a, b, an, bn, self.variant)))
         return out
 
 
@@ -251,6 +259,8 @@ class Study:
     sweeps: dict = field(hash=False)  # name -> tuple[Point, ...] (Figure 10)
     #: seeds per point job (the adaptive searches' round of runs; 0: all seeds in one job)
     batch: int = 0
+    #: sensitivity variants: name -> the base parameters it changes (:func:`sensitivity`)
+    variants: dict = field(default_factory=dict, hash=False)
 
     @property
     def seed_batches(self) -> list[tuple[int, ...]]:
@@ -276,29 +286,38 @@ class Study:
         seeds = self.seeds if runs is None else self.seeds[:runs]
         return [f"{self.point_dir(point)}/s{s}/summary.json" for s in seeds]
 
+    def variant_base(self, variant: str = "") -> dict[str, object]:
+        """The base parameters under a sensitivity variant ("": as configured)."""
+        if not variant:
+            return dict(self.base)
+        if variant not in self.variants:
+            raise ValueError(f"unknown sensitivity variant '{variant}'")
+        return {**self.base, **self.variants[variant]}
+
     def point_params(self, point: Point) -> dict[str, object]:
         """Every parameter of one run but the seed, in the experiment script's terms."""
-        return {**self.base, **point.params()}
+        return {**self.variant_base(point.variant), **point.params()}
 
     def point_args(self, point: Point) -> str:
         """The ns command line (key=value words, no seed) of one point's runs."""
-        return self.point_args_pattern().format(
+        return self.point_args_pattern(point.variant).format(
             **{WILDCARDS[k]: v for k, v in point.words().items()}
         )
 
-    def point_args_pattern(self) -> str:
+    def point_args_pattern(self, variant: str = "") -> str:
         """:meth:`point_args` with the coordinates as Snakemake wildcards ({ak_a} ...): a
         rule's params as a plain pattern, not a function evaluated per job."""
         words = [
             f"{k}={format_value(v)}".replace("{", "{{").replace("}", "}}")
-            for k, v in self.base.items()
+            for k, v in self.variant_base(variant).items()
         ]
         words += [f"{k}={{{WILDCARDS[k]}}}" for k in COORDS]
         return " ".join(words)
 
-    def point_dir_pattern(self) -> str:
+    def point_dir_pattern(self, variant: str = "") -> str:
         """:meth:`point_dir` with the coordinates as Snakemake wildcards."""
-        return f"{POINTS_ROOT}/{self.fidelity}/" + KEY_PATTERN.format(
+        prefix = VARIANT_DIR.format(variant=variant) if variant else ""
+        return f"{POINTS_ROOT}/{self.fidelity}/{prefix}" + KEY_PATTERN.format(
             **{k: f"{{{w}}}" for k, w in WILDCARDS.items()}
         )
 
@@ -546,6 +565,154 @@ def _derivative_points(
     return out
 
 
+# --------------------------------------------------------------------------------------------
+# sensitivity to the parameters the paper does not state (config akella2002.sensitivity)
+# --------------------------------------------------------------------------------------------
+
+#: a variant's name: a folder name and the suffix of its searches' names (search@variant)
+VARIANT_NAME = re.compile(r"^[a-z][a-z0-9]*$")
+VARIANT_SEP = "@"
+
+
+@dataclass(frozen=True)
+class SensValue:
+    """One tested value of an unstated parameter: the base parameters it changes."""
+
+    parameter: str  # the sensitivity parameter (rtt, buffer, ...), not an ns parameter
+    name: str  # the variant's name
+    label: str
+    set: tuple[tuple[str, object], ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    """The sensitivity design at one fidelity: the searches rerun, the tested values of each
+    parameter, and the off rows each parameter is blamed for (``explains``)."""
+
+    searches: tuple[str, ...]
+    parameters: dict = field(hash=False)  # parameter -> (title, default label, queues)
+    values: tuple[SensValue, ...]  # the values made at this fidelity
+    explains: dict = field(hash=False)  # published key -> tuple of parameters
+
+    def variants(self) -> dict[str, dict[str, object]]:
+        return {v.name: dict(v.set) for v in self.values}
+
+    def applies(self, value: SensValue, spec: SearchSpec) -> bool:
+        return spec.queue in self.parameters[value.parameter][2]
+
+
+def variant_search(name: str, variant: str) -> str:
+    return f"{name}{VARIANT_SEP}{variant}"
+
+
+def variant_of_path(path: str) -> str:
+    """The sensitivity variant of a point's file ("" for the base set-up's points)."""
+    m = re.search(r"/var/([a-z0-9]+)/", path)
+    return m.group(1) if m else ""
+
+
+def sensitivity(config: Mapping, fidelity: str) -> Sensitivity | None:
+    """Resolve and check ``akella2002.sensitivity`` (None when the config has none). A
+    variant may change only parameters the paper does not state (status assumed or derived):
+    a stated value is used as stated."""
+    pconf = config[PAPER]
+    sc = pconf.get("sensitivity")
+    if sc is None:
+        return None
+    where = f"{PAPER}.sensitivity"
+    if not isinstance(sc, Mapping):
+        raise conf.ConfigError(f"config: '{where}' must be a mapping")
+    unknown = set(sc) - {"searches", "parameters", "explains", "fidelity"}
+    if unknown:
+        raise conf.ConfigError(
+            f"config: unknown key(s) {', '.join(sorted(unknown))} under '{where}'"
+        )
+    exps = pconf["experiments"]
+    searches = sc.get("searches")
+    if not isinstance(searches, list) or not searches:
+        raise conf.ConfigError(f"config: '{where}.searches' must be a non-empty list")
+    for n in searches:
+        if n not in exps or "search" not in exps[n].get("design", {}):
+            raise conf.ConfigError(f"config: '{where}.searches' names '{n}', which is no search")
+    known = pconf["parameters"]
+    all_queues = sorted(
+        {str(e["set"]["queue"]) for e in exps.values() if "queue" in e.get("set", {})}
+    )
+    params: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+    values: list[SensValue] = []
+    for prm, d in (sc.get("parameters") or {}).items():
+        pw = f"{where}.parameters.{prm}"
+        extra = set(d) - {"title", "default", "queues", "values"}
+        if extra:
+            raise conf.ConfigError(
+                f"config: unknown key(s) {', '.join(sorted(extra))} under '{pw}'"
+            )
+        queues = tuple(d.get("queues", all_queues))
+        params[prm] = (str(d.get("title", prm)), str(d.get("default", "")), queues)
+        vals = d.get("values")
+        if not isinstance(vals, Mapping) or not vals:
+            raise conf.ConfigError(f"config: '{pw}.values' must name at least one value")
+        for vname, v in vals.items():
+            vw = f"{pw}.values.{vname}"
+            if not VARIANT_NAME.match(str(vname)):
+                raise conf.ConfigError(
+                    f"config: '{vw}': a value's name must be lower-case letters and digits"
+                )
+            if set(v) - {"label", "set", "reason"} or not v.get("set") or not v.get("reason"):
+                raise conf.ConfigError(f"config: '{vw}' must be {{label, set: {{...}}, reason}}")
+            for k, x in v["set"].items():
+                if k not in known:
+                    raise conf.ConfigError(f"config: '{vw}.set.{k}': no such parameter")
+                if known[k]["status"] == "stated" or k in COORDS:
+                    raise conf.ConfigError(
+                        f"config: '{vw}.set.{k}': {k} is stated by the paper; a sensitivity "
+                        "value varies only parameters the paper does not state"
+                    )
+                if type(x) is not type(known[k]["value"]) and not (
+                    isinstance(x, (int, float)) and isinstance(known[k]["value"], (int, float))
+                ):
+                    raise conf.ConfigError(f"config: '{vw}.set.{k}' = {x!r} has the wrong type")
+            if any(w.name == vname for w in values):
+                raise conf.ConfigError(f"config: '{vw}': the value name is used twice")
+            values.append(
+                SensValue(
+                    prm,
+                    str(vname),
+                    str(v.get("label", vname)),
+                    tuple(sorted(v["set"].items())),
+                    str(v["reason"]),
+                )
+            )
+    if not values:
+        raise conf.ConfigError(f"config: '{where}.parameters' must name at least one parameter")
+    explains: dict[str, tuple[str, ...]] = {}
+    for key, prms in (sc.get("explains") or {}).items():
+        bad = [x for x in prms if x not in params]
+        if bad:
+            raise conf.ConfigError(
+                f"config: '{where}.explains.{key}' names '{bad[0]}', which is no sensitivity "
+                "parameter"
+            )
+        explains[str(key)] = tuple(prms)
+    levels = sc.get("fidelity") or {}
+    if set(levels) - set(FIDELITIES):
+        raise conf.ConfigError(f"config: '{where}.fidelity' has only smoke, quick, paper")
+    names = {v.name for v in values}
+    for fid, lv in levels.items():  # every fidelity's level is checked, whichever runs
+        if set(lv or {}) - {"values"}:
+            raise conf.ConfigError(f"config: '{where}.fidelity.{fid}': only 'values' allowed")
+        bad = [x for x in (lv or {}).get("values", []) if x not in names]
+        if bad:
+            raise conf.ConfigError(
+                f"config: '{where}.fidelity.{fid}.values' names '{bad[0]}', no such value"
+            )
+    level = levels.get(fidelity) or {}
+    if "values" in level:
+        values = [v for v in values if v.name in level["values"]]
+    return Sensitivity(tuple(searches), params, tuple(values), explains)
+
+
 def study(config: Mapping, fidelity: str) -> Study:
     """The run design at ``fidelity``; raises ConfigError naming the key for anything that
     must not run (also for the other fidelities' search settings)."""
@@ -651,7 +818,19 @@ def study(config: Mapping, fidelity: str) -> Study:
             "shared by every search and figure"
         )
     batch = rounds.pop() if rounds else 0
-    return Study(fidelity, base, seeds, searches, derivs, sweeps, batch)
+    sens = sensitivity(config, fidelity)
+    variants: dict[str, dict[str, object]] = {}
+    if sens is not None:
+        variants = sens.variants()
+        for name in sens.searches:
+            spec = searches.get(name)
+            if spec is None:  # not made at this fidelity
+                continue
+            for v in sens.values:
+                if sens.applies(v, spec):
+                    vs = variant_search(name, v.name)
+                    searches[vs] = replace(spec, name=vs, variant=v.name)
+    return Study(fidelity, base, seeds, searches, derivs, sweeps, batch, variants)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1007,13 +1186,15 @@ def write_search(st: Study, name: str, iteration_files: Sequence[str], out: Path
     if [r["iteration"] for r in records] != list(range(1, len(records) + 1)):
         raise ValueError(f"{name}: iterations must be 1..k in order")
     ae, be = ne_of(records)
+    v = spec.variant
     ne = profile_metrics(
-        read_point_rows(st.point_dir(symmetric_point(spec.tcp, spec.queue, ae, be)), st.seeds)
+        read_point_rows(st.point_dir(symmetric_point(spec.tcp, spec.queue, ae, be, v)), st.seeds)
     )
-    start = profile_metrics(
-        read_point_rows(st.point_dir(symmetric_point(spec.tcp, spec.queue, *spec.start)), st.seeds)
-    )
+    start_dir = st.point_dir(symmetric_point(spec.tcp, spec.queue, *spec.start, v))
+    start = profile_metrics(read_point_rows(start_dir, st.seeds))
     spec_d = asdict(spec)
+    if not v:
+        del spec_d["variant"]  # base searches' records as before variants existed
     doc = {
         "search": name,
         "fidelity": st.fidelity,
@@ -1031,9 +1212,7 @@ def write_search(st: Study, name: str, iteration_files: Sequence[str], out: Path
         "start_profile": start,
         "points": sum(len(r["candidates"]) for r in records),
         "runs": sum(c["runs"] for r in records for c in r["candidates"]),
-        "numdupacks": _numdupacks(
-            st.point_dir(symmetric_point(spec.tcp, spec.queue, *spec.start)), st.seeds[0]
-        ),
+        "numdupacks": _numdupacks(start_dir, st.seeds[0]),
         "records": records,
     }
     _write_json(doc, out)
@@ -1091,11 +1270,14 @@ def search_params(st: Study, name: str, method: str | None = None) -> dict:
     """What one search's steps need of the study (``--params``): the fidelity, the base
     parameters, the seeds and the search's settings (made with ``method``, else as
     configured)."""
+    spec = asdict(st.search(name, method))
+    if not spec["variant"]:
+        del spec["variant"]  # the base searches' params as before variants existed
     return {
         "fidelity": st.fidelity,
-        "base": st.base,
+        "base": st.variant_base(spec.get("variant", "")),
         "seeds": list(st.seeds),
-        "spec": asdict(st.search(name, method)),
+        "spec": spec,
     }
 
 

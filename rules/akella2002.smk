@@ -23,11 +23,13 @@ except conf.ConfigError as _e:
     sys.stderr.write(f"\n{_e}\n\n")
     sys.exit(1)
 
-# a point run's parameters (for runs_pin): the study's base values, and the point's own,
-# which its path spells out
-RUN_ARGS_OF["akella2002"] = lambda path: " ".join(
-    f"{k}={nsrun.format_value(v)}" for k, v in AK.base.items()
-)
+# a point run's parameters (for runs_pin): the study's base values (under the point's
+# sensitivity variant, var/<variant>/ in its path), and the point's own, which its path spells out
+AK_BASE_ARGS = {
+    v: " ".join(f"{k}={nsrun.format_value(x)}" for k, x in AK.variant_base(v).items())
+    for v in ["", *AK.variants]
+}
+RUN_ARGS_OF["akella2002"] = lambda path: AK_BASE_ARGS[akella.variant_of_path(path)]
 AK_SEARCH_DIR = f"{akella.SEARCH_ROOT}/{FIDELITY}"
 AK_SEARCH = AK_SEARCH_DIR + "/{ak_method}/{ak_search}"
 
@@ -46,8 +48,10 @@ EXPERIMENT_ACTIVE["akella2002"] = lambda exp: (
     exp in AK.searches or exp in AK.derivatives or exp in AK.sweeps
 )
 REPORT_EXTRA["akella2002"] += [
-    f"paper/generated/akella2002/{t}.tex" for t in ("searches", "joint_order", "settings", "figures")
-]
+    f"paper/generated/akella2002/{t}.tex"
+    for t in ("searches", "joint_order", "settings", "figures", "sensitivity")
+] + ["figures/akella2002/sensitivity.pdf"]
+AK_SENS = akella.sensitivity(config, FIDELITY)
 AK_FIGURES = sorted(
     n for n, it in ITEMS["akella2002"].items() if it.kind == "figure" and active(it)
 )
@@ -59,23 +63,22 @@ wildcard_constraints:
     ak_b="0\.[0-9]+",
     ak_an="[0-9]+(\.[0-9]+)?",
     ak_bn="0\.[0-9]+",
-    ak_search="[a-z]+_[a-z]+_(alpha|beta|joint|joint_betafirst)",
+    ak_search="[a-z]+_[a-z]+_(alpha|beta|joint|joint_betafirst)(@[a-z][a-z0-9]*)?",
     ak_iter="[1-9][0-9]*",
     ak_stage="[1-9][0-9]*",
     ak_method="|".join(akella.SEARCH_METHODS),
 
 
-# a point's folder and ns arguments as plain patterns of its wildcards (no function per job)
-AK_POINT_DIR = AK.point_dir_pattern()
-AK_POINT = AK_POINT_DIR.replace("{", "{{").replace("}", "}}")  # for expand()
-AK_POINT_ARGS = AK.point_args_pattern()
-
-for _b, _seeds in enumerate(AK.seed_batches, 1):
+# a point's folder and ns arguments as plain patterns of its wildcards (no function per job),
+# for the base set-up ("") and each sensitivity variant (their points under var/<variant>/)
+for _var, (_b, _seeds) in [(v, b) for v in ["", *AK.variants] for b in enumerate(AK.seed_batches, 1)]:
+    AK_POINT_DIR = AK.point_dir_pattern(_var)
+    AK_POINT = AK_POINT_DIR.replace("{", "{{").replace("}", "}}")  # for expand()
 
     rule:
         """One batch of a point's runs (its seeds in this batch)."""
         name:
-            f"akella2002_point_b{_b}"
+            f"akella2002_point_{_var}_b{_b}" if _var else f"akella2002_point_b{_b}"
         input:
             ns=NS_INPUT,
             nsid=ns_id,
@@ -87,10 +90,10 @@ for _b, _seeds in enumerate(AK.seed_batches, 1):
         log:  # each run's ns output, written by analysis.nsrun
             expand(AK_POINT + "/s{seed}/ns.log", seed=_seeds),
         benchmark:
-            f"benchmarks/akella2002/points/{FIDELITY}/{{ak_tcp}}_{{ak_queue}}/a{{ak_a}}_b{{ak_b}}/an{{ak_an}}_bn{{ak_bn}}-b{_b}.tsv"
+            AK_POINT_DIR.replace(akella.POINTS_ROOT, "benchmarks/akella2002/points") + f"-b{_b}.tsv"
         params:
             dir=AK_POINT_DIR,
-            args=AK_POINT_ARGS,
+            args=AK.point_args_pattern(_var),
             seeds=" ".join(str(s) for s in _seeds),
         shell:
             "for s in {params.seeds}; do python -m analysis.nsrun --ns {input.ns} --script {input.script} "
@@ -207,8 +210,8 @@ def ak_search_inputs(w):
             break
     ae, be = akella.ne_of([akella.read_record(files[-1])])
     points = [
-        akella.symmetric_point(spec.tcp, spec.queue, ae, be),
-        akella.symmetric_point(spec.tcp, spec.queue, *spec.start),
+        akella.symmetric_point(spec.tcp, spec.queue, ae, be, spec.variant),
+        akella.symmetric_point(spec.tcp, spec.queue, *spec.start, spec.variant),
     ]
     return {"iterations": files, "points": [s for p in points for s in AK.summaries(p)]}
 
@@ -239,7 +242,9 @@ rule akella2002_tables:
     searches by start order against the published rows, and the search settings with their
     provenance."""
     input:
-        searches=[f"{AK.search_dir(s)}/search.json" for s in sorted(AK.searches)],
+        searches=[
+            f"{AK.search_dir(s)}/search.json" for s in sorted(AK.searches) if not AK.searches[s].variant
+        ],
         originals="config/originals/akella2002.yaml",
         code=code("analysis.plots.akella2002"),
     output:
@@ -261,3 +266,53 @@ rule akella2002_tables:
         "--searches-tex {output.searches} --settings-tex {output.settings} "
         "--figures-tex {output.figures} --joint-order-tex {output.joint_order} "
         "--originals {input.originals} --inputs {input.searches}" + LOGGED
+
+
+def ak_sensitivity_searches() -> list[str]:
+    """The records the sensitivity table reads: each rerun search under our defaults and under
+    every tested value made at this fidelity."""
+    if AK_SENS is None:
+        return []
+    names = [n for n in AK_SENS.searches if n in AK.searches]
+    names += [s for s in sorted(AK.searches) if AK.searches[s].variant]
+    return [f"{AK.search_dir(s)}/search.json" for s in names]
+
+
+rule akella2002_sensitivity:
+    """The NE under the tested values of the parameters the paper does not state: the table,
+    the figure, our robustness checks of the paper's conclusions, and which off rows a tested
+    value brings within tolerance (config akella2002.sensitivity)."""
+    input:
+        searches=ak_sensitivity_searches(),
+        originals="config/originals/akella2002.yaml",
+        code=code("analysis.plots.akella2002"),
+    output:
+        tex="paper/generated/akella2002/sensitivity.tex",
+        tidy=f"results/akella2002/sensitivity/{FIDELITY}/tidy.csv",
+        checks=f"results/akella2002/sensitivity/{FIDELITY}/checks.csv",
+        pdf="figures/akella2002/sensitivity.pdf",
+    log:
+        f"logs/akella2002/sensitivity-{FIDELITY}.log",
+    benchmark:
+        f"benchmarks/akella2002/sensitivity-{FIDELITY}.tsv"
+    params:
+        json=lambda w: json.dumps(
+            {
+                "fidelity": FIDELITY,
+                "sensitivity": config["akella2002"].get("sensitivity"),
+                "parameters": config["akella2002"]["parameters"],
+                # what the sensitivity's checks read of the experiments: which are searches,
+                # and their set-ups
+                "experiments": {
+                    n: {"set": e.get("set", {}), "design": {
+                        k: v for k, v in e.get("design", {}).items() if k == "search"
+                    }}
+                    for n, e in config["akella2002"]["experiments"].items()
+                },
+            },
+            sort_keys=True,
+        ),
+    shell:
+        "python -m analysis.plots.akella2002 sensitivity --params {params.json:q} "
+        "--originals {input.originals} --inputs {input.searches} --tex {output.tex} "
+        "--tidy-out {output.tidy} --checks {output.checks} --pdf {output.pdf}" + LOGGED

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -27,6 +28,7 @@ from analysis import cli
 from analysis.akella2002_search import PAPER
 from analysis.compare import Published, load_originals
 from analysis.latex import tex_escape
+from analysis.outputs import write_claims, write_tidy
 from analysis.plots.common import figure_tex, save
 
 SCRIPT = "analysis/plots/akella2002.py"
@@ -421,6 +423,183 @@ def settings_tex(config: Mapping) -> str:
 
 
 # --------------------------------------------------------------------------------------------
+# sensitivity to the parameters the paper does not state
+# --------------------------------------------------------------------------------------------
+
+
+def sensitivity_figure(rows: pd.DataFrame) -> plt.Figure:
+    """One panel per rerun search: the NE coordinate it searches under our default and each
+    tested value (filled: the paper's conclusion holds, open: it fails), the paper's value
+    dashed."""
+    names = list(dict.fromkeys(rows["search"])) if len(rows) else []
+    cols = 4
+    nrows = max(1, math.ceil(len(names) / cols))
+    fig, axes = plt.subplots(nrows, cols, figsize=(12, 3.0 * nrows), squeeze=False)
+    for ax in axes.flat[len(names) :]:
+        ax.set_visible(False)
+    if not names:
+        axes[0][0].set_visible(True)
+        axes[0][0].text(0.5, 0.5, "no sensitivity search at this fidelity", ha="center")
+        axes[0][0].set_axis_off()
+    for ax, name in zip(axes.flat, names, strict=False):
+        t = rows[rows["search"] == name].reset_index(drop=True)
+        x = np.arange(len(t))
+        for i, r in t.iterrows():
+            filled = r["holds"] is True or r["holds"] == 1
+            ax.plot(
+                [x[i]],
+                [r["ne_value"]],
+                "o",
+                color="C0" if r["value"] else "k",
+                markerfacecolor=None if filled else "none",
+            )
+        pub = t["published"].iloc[0]
+        if np.isfinite(pub):
+            ax.axhline(pub, color="C3", ls="--", lw=1, label="paper")
+        ax.set_xticks(x, [r["value"] or "ours" for _, r in t.iterrows()], rotation=45, fontsize=7)
+        coord = "beta" if name.endswith("_beta") else "alpha"
+        ax.set_ylabel(f"$\\{coord}_E$")
+        ax.set_title(name.replace("_", " "), fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def sensitivity_tex(
+    sens: object,
+    rows: pd.DataFrame,
+    checks: Mapping[str, tuple[bool, str]],
+    explains: pd.DataFrame,
+    figure: str,
+) -> str:
+    """The tested values with their reasons, the NE per search and value, our robustness checks
+    of the paper's conclusions and the off rows blamed on unstated parameters."""
+    from analysis.akella2002_search import Sensitivity
+
+    assert isinstance(sens, Sensitivity)
+    out = [
+        r"\begin{longtable}{@{}lllp{0.45\linewidth}@{}}",
+        r"\toprule parameter (ours) & value & sets & reason \\ \midrule\endhead",
+    ]
+    for v in sens.values:
+        title, default, _ = sens.parameters[v.parameter]
+        sets = ", ".join(f"{k} {x}" for k, x in v.set)
+        out.append(
+            f"{tex_escape(title)} ({tex_escape(default)}) & {tex_escape(v.label)} & "
+            f"{tex_escape(sets)} & {tex_escape(v.reason)} \\\\"
+        )
+    if not sens.values:
+        out.append(r"\multicolumn{4}{@{}l}{no value is tested at this fidelity} \\")
+    out += [r"\bottomrule", r"\end{longtable}", ""]
+    out += [
+        r"\begin{longtable}{@{}lllrrrrl@{}}",
+        r"\toprule search & parameter & value & $\alpha_E$ & $\beta_E$ & goodput (Mbps) & "
+        r"loss & conclusion \\ \midrule\endhead",
+    ]
+    for _, r in rows.iterrows():
+        holds = (
+            ""
+            if r["holds"] is None or r["holds"] != r["holds"]
+            else ("holds" if r["holds"] else "fails")
+        )
+        out.append(
+            f"{tex_escape(r['search'])} & {tex_escape(r['parameter'] or 'ours')} & "
+            f"{tex_escape(r['label'])} & {ak.fmt(r['alpha_e'])} & {ak.fmt(r['beta_e'])} & "
+            f"{_num(r['ne_goodput'])} & {_pct(r['ne_loss'])} & {holds} \\\\"
+        )
+    out += [
+        r"\bottomrule",
+        r"\end{longtable}",
+        "",
+        r"\noindent\footnotesize Paper's values of the searched coordinate: "
+        + tex_escape(
+            "; ".join(
+                f"{n} {ak.fmt(p)}"
+                for n, p in rows.drop_duplicates("search")[["search", "published"]].itertuples(
+                    index=False
+                )
+                if np.isfinite(p)
+            )
+            or "none"
+        )
+        + ". Conclusion: the paper's conclusion the search supports (the checks below), "
+        "judged on that search alone.",
+        "",
+        r"\normalsize",
+        r"\paragraph{Do the paper's conclusions survive?} Each check holds when the conclusion "
+        r"holds under our default and under every tested value of the parameter (our checks, "
+        r"not the paper's claims: they are not in the diff).",
+        r"\begin{itemize}",
+    ]
+    for k in sorted(checks):
+        ok, detail = checks[k]
+        out.append(
+            f"\\item \\texttt{{{tex_escape(k)}}}: \\textbf{{{'holds' if ok else 'fails'}}}. "
+            f"{tex_escape(detail)}"
+        )
+    if not checks:
+        out.append(r"\item none at this fidelity (a parameter needs every tested value's search)")
+    out += [r"\end{itemize}", ""]
+    out += [
+        r"\paragraph{Off rows blamed on unstated parameters.}",
+        r"\begin{longtable}{@{}lllrrl@{}}",
+        r"\toprule number & parameters & tolerance & published & ours (verdict) & tested values "
+        r"\\ \midrule\endhead",
+    ]
+    for _, r in explains.iterrows():
+        ours = _num(r["ours"]) if "ne_" in r["key"] else ak.fmt(r["ours"])
+        out.append(
+            f"{tex_escape(r['key'])} & {tex_escape(r['parameters'])} & "
+            f"{tex_escape(r['tolerance'])} & {r['published']:g} & {ours} ({r['verdict']}) & "
+            f"{tex_escape(r['tested'] or 'none')} \\\\"
+        )
+    out += [
+        r"\bottomrule",
+        r"\end{longtable}",
+        "",
+        r"\noindent " + tex_escape(ak.sensitivity_summary(explains)),
+        "",
+        figure,
+    ]
+    return "\n".join(out)
+
+
+def sensitivity(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
+    """The sensitivity section: --params keys sensitivity, parameters, experiments, fidelity;
+    the search records in --inputs."""
+    from analysis import akella2002_search as aks
+    from analysis.latex import figure as latex_figure
+    from analysis.latex import trace_tex
+
+    cli.need(ap, a, "--originals", "--tex", "--pdf", "--tidy-out", "--checks")
+    pconf = {k: cli.param(ap, a, k) for k in ("sensitivity", "parameters", "experiments")}
+    sens = aks.sensitivity({PAPER: pconf}, str(cli.param(ap, a, "fidelity")))
+    docs = {d["search"]: d for d in (json.loads(p.read_text()) for p in a.inputs)}
+    if sens is None:
+        sens = aks.Sensitivity((), {}, (), {})
+    pub = _pub(a.originals)
+    rows = ak.sensitivity_rows(sens, docs, pub)
+    checks = ak.sensitivity_checks(sens, docs)
+    explains = ak.sensitivity_explains(sens, docs, pub)
+    write_tidy(rows, a.tidy_out)
+    write_claims(checks, a.checks)
+    save(sensitivity_figure(rows), a.pdf)
+    rel = os.path.relpath(a.pdf, start=Path("paper")).replace(os.sep, "/")
+    caption = (
+        "Sensitivity of the NE to parameters the paper does not state: the searched coordinate "
+        "under our defaults (black) and each tested value (blue); filled when the paper's "
+        "conclusion holds, open when it fails; the paper's value dashed."
+    )
+    fig = latex_figure(
+        rel,
+        caption,
+        trace_tex(None, "akella2002_search, akella2002_sensitivity", SCRIPT),
+        "fig:akella2002-sensitivity",
+    )
+    a.tex.parent.mkdir(parents=True, exist_ok=True)
+    a.tex.write_text(sensitivity_tex(sens, rows, checks, explains, fig))
+
+
+# --------------------------------------------------------------------------------------------
 # command line
 # --------------------------------------------------------------------------------------------
 
@@ -447,7 +626,7 @@ def tables(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    items = [*sorted(ak.NE_FIGURES), "fig05", "fig06", "fig10", "hybrid", "tables"]
+    items = [*sorted(ak.NE_FIGURES), "fig05", "fig06", "fig10", "hybrid", "tables", "sensitivity"]
     ap = cli.plot_parser("analysis.plots.akella2002", "Akella et al. 2002 figures", items)
     # the tables item writes four files from the search records
     ap.add_argument("--inputs", type=Path, nargs="*", default=[], help="tables: search records")
@@ -455,9 +634,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--settings-tex", type=Path)
     ap.add_argument("--joint-order-tex", type=Path, help="joint searches by start order")
     ap.add_argument("--figures-tex", type=Path, help="marks the figures made at this fidelity")
+    ap.add_argument("--tidy-out", type=Path, help="sensitivity: its tidy table")
+    ap.add_argument("--checks", type=Path, help="sensitivity: our robustness checks")
     a = cli.parse(ap, argv)
     if a.item == "tables":
         tables(a, ap)
+        return 0
+    if a.item == "sensitivity":
+        sensitivity(a, ap)
         return 0
     cli.need(ap, a, "--tidy", "--originals", "--pdf", "--tex")
     pub = _pub(a.originals)
