@@ -11,7 +11,7 @@ CORES ?= all
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 .PHONY: all setup ns report diff smoke test test-python test-tcl test-ns2-validation \
-        test-dag test-faults test-cluster lint bench clean
+        test-ns-next test-dag test-faults test-cluster lint bench clean
 
 all: report
 
@@ -46,6 +46,16 @@ NS2_SUITES ?= red sack simple tcpVariants newreno rbp monitor packmime tcp tcpLi
 test-ns2-validation: ns
 	scripts/ns2-validate.sh build/ns2/bin/ns build/ns2/ns-2.35 $(NS2_SUITES)
 
+# The next series (ns2-patches/series-next: the series and the patches waiting to enter it,
+# README there) built beside the series' ns, with ccache: every Tcl test of the series and the
+# new patches' own (tcl/tests/next/) and ns-2's validation suites, with that binary
+NS_TARBALL := build/download/$(shell sed -n 's/^file=//p' ns2-patches/SOURCE)
+NS_NEXT    := build/ns2-next/bin/ns
+test-ns-next: ns
+	NS2_SERIES=$(CURDIR)/ns2-patches/series-next scripts/build-ns2.sh $(NS_TARBALL) build/ns2-next $(NS_NEXT) 2
+	tcl/tests/run.sh $(NS_NEXT) tcl/tests/test-*.tcl tcl/tests/next/test-*.tcl
+	scripts/ns2-validate.sh $(NS_NEXT) build/ns2-next/ns-2.35 $(NS2_SUITES)
+
 # the DAG of every fidelity builds and every job's command formats (nothing runs): a plain
 # dry run, as the README recommends (--quiet would skip formatting the shell commands)
 test-dag: setup
@@ -67,7 +77,7 @@ test-cluster:
 	SLURM_LOCAL_CPUS=$(CLUSTER_CPUS) scripts/slurm-local.sh up \
 	  && $(PY) tests/cluster/slurm_vs_local.py; s=$$?; scripts/slurm-local.sh down; exit $$s
 
-test: lint test-python test-tcl test-ns2-validation test-dag smoke
+test: lint test-python test-tcl test-ns2-validation test-ns-next test-dag smoke
 	@echo "make test: all passed"
 
 bench: ns

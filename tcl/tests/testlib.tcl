@@ -49,6 +49,70 @@ proc t::subrun {args} {
 }
 set ::t::script [file normalize $::argv0]
 
+# t::run_traced NS Q FROM TO DECISIONS QUEUE_TRACE STOP -- run NS until STOP with queue Q's
+# decision trace ("$q trace-decisions CHANNEL") in the file DECISIONS and ns-2's queue trace
+# of the link FROM -> TO in QUEUE_TRACE
+proc t::run_traced {ns q from to decisions queue_trace stop} {
+    set tf [open $decisions w]
+    $q trace-decisions $tf
+    set qf [open $queue_trace w]
+    $ns trace-queue $from $to $qf
+    $ns at $stop "$ns halt"
+    $ns run
+    close $tf
+    close $qf
+}
+
+# t::run_queue_traced NS FROM TO QUEUE_TRACE STOP -- run NS until STOP with ns-2's queue trace
+# of the link FROM -> TO in QUEUE_TRACE
+proc t::run_queue_traced {ns from to queue_trace stop} {
+    set qf [open $queue_trace w]
+    $ns trace-queue $from $to $qf
+    $ns at $stop "$ns halt"
+    $ns run
+    close $qf
+}
+
+# t::queue_waits QUEUE_TRACE T0 -- from ns-2's queue trace: {fid bytes wait} of every packet
+# that left the queue at or after T0 (wait: from its '+' to its '-' line) and the number of
+# drops over the whole trace: {departures drops}
+proc t::queue_waits {queue_trace t0} {
+    set f [open $queue_trace]
+    array set in {}
+    set out {}; set drops 0
+    while {[gets $f line] >= 0} {
+        lassign $line ev t from to type size flags fid src dst seq uid
+        switch -- $ev {
+            + { set in($uid) $t }
+            - {
+                if {$t >= $t0} { lappend out [list $fid $size [expr {$t - $in($uid)}]] }
+                unset in($uid)
+            }
+            d { incr drops; unset -nocomplain in($uid) }
+        }
+    }
+    close $f
+    return [list $out $drops]
+}
+
+# t::drop_uids DECISIONS EVENTS QUEUE_TRACE -- the packet uids a queue's decision trace
+# drops (lines whose 2nd field is one of EVENTS, uid 3rd) and those ns-2's own queue trace
+# drops ('d' lines, uid last), each in order: {decision-uids queue-trace-uids}
+proc t::drop_uids {decisions events queue_trace} {
+    set out {}
+    foreach {file match} [list $decisions {[lindex $line 1] in $events} \
+                              $queue_trace {[lindex $line 0] eq "d"}] {
+        set uids {}
+        set f [open $file]
+        while {[gets $f line] >= 0} {
+            if $match { lappend uids [expr {$file eq $decisions ? [lindex $line 2] : [lindex $line end]}] }
+        }
+        close $f
+        lappend out $uids
+    }
+    return $out
+}
+
 proc t::done {} {
     puts "[file tail [info script]]: $::t::passed passed, $::t::failed failed"
     exit [expr {$::t::failed > 0 || $::t::passed == 0}]
