@@ -1192,9 +1192,7 @@ def write_search(st: Study, name: str, iteration_files: Sequence[str], out: Path
     )
     start_dir = st.point_dir(symmetric_point(spec.tcp, spec.queue, *spec.start, v))
     start = profile_metrics(read_point_rows(start_dir, st.seeds))
-    spec_d = asdict(spec)
-    if not v:
-        del spec_d["variant"]  # base searches' records as before variants existed
+    spec_d = spec_json(spec)
     doc = {
         "search": name,
         "fidelity": st.fidelity,
@@ -1270,15 +1268,23 @@ def search_params(st: Study, name: str, method: str | None = None) -> dict:
     """What one search's steps need of the study (``--params``): the fidelity, the base
     parameters, the seeds and the search's settings (made with ``method``, else as
     configured)."""
-    spec = asdict(st.search(name, method))
-    if not spec["variant"]:
-        del spec["variant"]  # the base searches' params as before variants existed
+    spec = spec_json(st.search(name, method))
     return {
         "fidelity": st.fidelity,
         "base": st.variant_base(spec.get("variant", "")),
         "seeds": list(st.seeds),
         "spec": spec,
     }
+
+
+def spec_json(spec: SearchSpec) -> dict:
+    """A search's settings in JSON form, as its params and record hold them (``asdict``; a
+    base search's without the empty variant, as before sensitivity variants existed: adding
+    them changed no existing search's params)."""
+    d = asdict(spec)
+    if not d["variant"]:
+        del d["variant"]
+    return json.loads(json.dumps(d))
 
 
 def spec_of(d: Mapping) -> SearchSpec:
