@@ -477,7 +477,9 @@ def sensitivity_tex(
 
     assert isinstance(sens, Sensitivity)
     out = [
-        r"\begin{longtable}{@{}lllp{0.45\linewidth}@{}}",
+        r"\small",
+        r"\begin{longtable}{@{}p{0.2\linewidth}p{0.12\linewidth}p{0.24\linewidth}"
+        r"p{0.36\linewidth}@{}}",
         r"\toprule parameter (ours) & value & sets & reason \\ \midrule\endhead",
     ]
     for v in sens.values:
@@ -489,7 +491,7 @@ def sensitivity_tex(
         )
     if not sens.values:
         out.append(r"\multicolumn{4}{@{}l}{no value is tested at this fidelity} \\")
-    out += [r"\bottomrule", r"\end{longtable}", ""]
+    out += [r"\bottomrule", r"\end{longtable}", r"\normalsize", ""]
     out += [
         r"\begin{longtable}{@{}lllrrrrl@{}}",
         r"\toprule search & parameter & value & $\alpha_E$ & $\beta_E$ & goodput (Mbps) & "
