@@ -323,9 +323,10 @@ def hybrid_table(table: pd.DataFrame, pub: dict[str, Published], pkt_size_note: 
 
 def searches_tex(searches: Sequence[Mapping]) -> str:
     rows = [
+        r"\small",
         r"\begin{longtable}{@{}llrrrrrrr@{}}",
-        r"\toprule search & method & NE $(\alpha_E, \beta_E)$ & converged & iterations & points "
-        r"& runs & paper's sweep & exhaustive grid \\ \midrule\endhead",
+        r"\toprule search & method & NE $(\alpha_E, \beta_E)$ & conv. & iter. & points "
+        r"& runs & sweep & grid \\ \midrule\endhead",
     ]
     total = grid = sweep = 0
     for s in sorted(searches, key=lambda x: x["search"]):
@@ -346,16 +347,19 @@ def searches_tex(searches: Sequence[Mapping]) -> str:
         r"\bottomrule",
         r"\end{longtable}",
         "",
-        r"\noindent\footnotesize Method: \emph{full}, the paper's sweep (every candidate, "
+        r"\noindent\footnotesize Conv.: the search converged within its iteration cap; iter.: "
+        r"its iterations (sweeps). "
+        r"Method: \emph{full}, the paper's sweep (every candidate, "
         r"every run); \emph{adaptive}, the same candidates, runs per point and pick rule with "
         r"fewer runs (a coarse pass, the paper's step near its best, more runs only while a "
-        r"candidate's CI overlaps the best's). Paper's sweep: the runs the full method makes "
+        r"candidate's CI overlaps the best's). Sweep: the runs the paper's (full) method makes "
         r"over the same iterations. "
         r"Runs count each search's sweeps separately; searches share "
         r"points (e.g.\ the first iteration of the alpha and joint searches), so fewer distinct "
-        r"ns runs are made. Exhaustive grid: every value the search visited as $F_n$'s choice "
-        r"against every such common value (joint: pairs), the table a search-free best-response "
-        r"analysis over the same range would need.",
+        r"ns runs are made. Grid: an exhaustive grid of every value the search visited as "
+        r"$F_n$'s choice against every such common value (joint: pairs), the table a "
+        r"search-free best-response analysis over the same range would need.",
+        r"\normalsize",
         "",
     ]
     return "\n".join(rows)
