@@ -46,13 +46,15 @@ NS2_SUITES ?= red sack simple tcpVariants newreno rbp monitor packmime tcp tcpLi
 test-ns2-validation: ns
 	scripts/ns2-validate.sh build/ns2/bin/ns build/ns2/ns-2.35 $(NS2_SUITES)
 
-# The next series (ns2-patches/series-next: the series and the patches waiting to enter it,
-# README there) built beside the series' ns, with ccache: every Tcl test of the series and the
-# new patches' own (tcl/tests/next/) and ns-2's validation suites, with that binary
+# The next series: ns2-patches/series, then the patches waiting to enter it
+# (ns2-patches/pending; README there), built beside the series' ns with ccache: every Tcl
+# test of the series and the new patches' own (tcl/tests/next/) and ns-2's validation
+# suites, with that binary
 NS_TARBALL := build/download/$(shell sed -n 's/^file=//p' ns2-patches/SOURCE)
 NS_NEXT    := build/ns2-next/bin/ns
 test-ns-next: ns
-	NS2_SERIES=$(CURDIR)/ns2-patches/series-next scripts/build-ns2.sh $(NS_TARBALL) build/ns2-next $(NS_NEXT) 2
+	mkdir -p build/ns2-next && cat ns2-patches/series ns2-patches/pending > build/ns2-next/series
+	NS2_SERIES=$(CURDIR)/build/ns2-next/series scripts/build-ns2.sh $(NS_TARBALL) build/ns2-next $(NS_NEXT) 2
 	tcl/tests/run.sh $(NS_NEXT) tcl/tests/test-*.tcl tcl/tests/next/test-*.tcl
 	scripts/ns2-validate.sh $(NS_NEXT) build/ns2-next/ns-2.35 $(NS2_SUITES)
 
