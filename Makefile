@@ -70,14 +70,20 @@ test-dag: setup
 test-faults: ns
 	$(PY) tests/faults/inject.py
 
-# Slurm (as root, ~35 min, not part of make test; after make setup and make ns): a one-node
-# Slurm on this machine (scripts/slurm-local.sh up, CLUSTER_CPUS CPUs for its jobs), the
-# smoke pipeline of floyd1991 locally and through profiles/slurm in scratch copies, compared
-# byte for byte, a scancel of one running job and a rerun, then Slurm down (also on failure)
+# Slurm (as root, not part of make test; after make setup and make ns): a one-node Slurm on
+# this machine (scripts/slurm-local.sh up, CLUSTER_CPUS CPUs for its jobs), the smoke
+# pipeline of CLUSTER_PAPERS locally and through profiles/slurm (ns runs and analysis steps
+# in batch jobs) in scratch copies, compared byte for byte; a scancel of a running batch and
+# a SIGINT of the whole run, each rerun, on CLUSTER_FAULT_PAPERS; then Slurm down (also on
+# failure).   make test-cluster CLUSTER_PAPERS=floyd1991     one paper only
 CLUSTER_CPUS ?= 1
+CLUSTER_PAPERS ?= akella2002 gao tang misra floyd1991
+CLUSTER_FAULT_PAPERS ?= floyd1991
 test-cluster:
 	SLURM_LOCAL_CPUS=$(CLUSTER_CPUS) scripts/slurm-local.sh up \
-	  && $(PY) tests/cluster/slurm_vs_local.py; s=$$?; scripts/slurm-local.sh down; exit $$s
+	  && $(PY) tests/cluster/slurm_vs_local.py --papers $(CLUSTER_PAPERS) \
+	  --fault-papers $(CLUSTER_FAULT_PAPERS); s=$$?; \
+	  scripts/slurm-local.sh down; exit $$s
 
 test: lint test-python test-tcl test-ns2-validation test-ns-next test-dag smoke
 	@echo "make test: all passed"

@@ -47,6 +47,10 @@ FIDELITY = config["fidelity"]
 PAPERS = config["papers"]
 TCL_LIB = sorted(str(p) for p in Path("tcl/lib").glob("*.tcl"))
 NSRUN = "analysis/nsrun.py"
+# the group of every rule that makes ns runs: ignored locally; on a cluster
+# (profiles/slurm: group-components) that many of its jobs go out as one batch job, and a
+# batch that fails loses no finished run (analysis/nsrun.py: the run store)
+SIM_GROUP = "sims"
 ITEMS = {p: conf.items(config, p) for p in PAPERS}
 
 # What a paper's own rules file (rules/<paper>.smk) sets where it differs from the shared

@@ -18,7 +18,18 @@ Every simulation rule calls this module, so a run is always executed the same wa
   and gives up when the process named by ``$CCR_OWNER_PID`` (the Snakemake that started
   the job; the Snakefile sets it) dies, even by ``kill -9``;
 * the time limit comes from ``--timeout`` or ``$CCR_NS_TIMEOUT_S`` (the Snakefile sets it
-  from ``ns.run_timeout_s``): it is not a rule parameter, so changing it reruns nothing.
+  from ``ns.run_timeout_s``): it is not a rule parameter, so changing it reruns nothing;
+* a run store for batches: on a cluster, runs go out in batches (Snakemake group jobs), and
+  when one job of a batch fails or the batch is cancelled, Snakemake deletes the outputs of
+  every job of that batch, the finished ones too. So inside a Slurm job (``$SLURM_JOB_ID``
+  set), or wherever ``$CCR_RUN_STORE`` names a folder, each finished run is also kept in the
+  store (hard links, no copy) under a key of everything that makes it: the output folder,
+  the ns identity, the Tcl script and every Tcl file beside it and in ``tcl/lib``, this
+  module, and the arguments. A later run with the same key is restored from there (the
+  summary last, so a cut restore looks incomplete) instead of simulated again. Runs are
+  deterministic (same inputs, same bytes), so a restored run is the run a rerun would make.
+  Local runs (one job per run) do not use the store unless ``$CCR_RUN_STORE`` says so;
+  ``$CCR_RUN_STORE=off`` turns it off everywhere.
 
 Usage::
 
@@ -31,6 +42,7 @@ import argparse
 import contextlib
 import ctypes
 import fcntl
+import hashlib
 import json
 import os
 import select
@@ -45,6 +57,9 @@ from pathlib import Path
 
 TIMEOUT_ENV = "CCR_NS_TIMEOUT_S"  # seconds an ns run may take (the Snakefile sets it)
 OWNER_ENV = "CCR_OWNER_PID"  # the process whose death ends the run (the Snakefile's)
+STORE_ENV = "CCR_RUN_STORE"  # the run store's folder; 'off' or '' for none
+STORE_DEFAULT = Path("results/.runstore")  # the store inside a Slurm job, unless set
+STORE_FORMAT = b"1"  # part of every key: bump it when the store's layout changes
 LOCK_WAIT_S = 10.0  # how long a second run of a folder waits for the first to let go
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
@@ -68,6 +83,87 @@ def ns_identity(ns: Path) -> str:
     if id_file.is_file():
         return id_file.read_text().strip()
     return "unknown"
+
+
+def store_dir() -> Path | None:
+    """The run store in use: ``$CCR_RUN_STORE`` ('' or 'off': none), else the default one
+    inside a Slurm job, else none."""
+    raw = os.environ.get(STORE_ENV)
+    if raw is None:
+        return STORE_DEFAULT if os.environ.get("SLURM_JOB_ID") else None
+    raw = raw.strip()
+    return None if raw in ("", "off") else Path(raw)
+
+
+def tcl_sources(script: Path) -> list[Path]:
+    """The Tcl files a run may read: the script, the files beside it, the shared library."""
+    dirs = {script.parent, script.parent.parent / "lib"}
+    return sorted({script, *(f for d in dirs if d.is_dir() for f in d.glob("*.tcl"))})
+
+
+def run_key(ns: Path, script: Path, out: Path, args: Sequence[str]) -> str | None:
+    """The store key of a run: a hash of everything that makes its bytes (None when the
+    binary has no recorded identity: then the key could not tell two binaries apart)."""
+    ns_id = ns_identity(ns)
+    if ns_id == "unknown":
+        return None
+    h = hashlib.sha256()
+
+    def add(label: str, data: bytes) -> None:
+        h.update(label.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+
+    add("format", STORE_FORMAT)
+    add("nsrun", Path(__file__).read_bytes())
+    add("ns", ns_id.encode())
+    add("out", str(out).encode())
+    for f in tcl_sources(script):
+        add(f"tcl:{f}", f.read_bytes())
+    add("args", "\0".join(args).encode())
+    return h.hexdigest()
+
+
+def store_entry(store: Path, key: str) -> Path:
+    return store / key[:2] / key
+
+
+def _link_tree(src: Path, dst: Path) -> None:
+    """Hard-link the files of src into dst (made if missing), summary.json last."""
+    files = sorted(f for f in src.rglob("*") if f.is_file())
+    files.sort(key=lambda f: f.name == "summary.json")
+    for f in files:
+        target = dst / f.relative_to(src)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(f, target)
+        except OSError:  # e.g. a store on another file system
+            shutil.copy2(f, target)
+
+
+def keep_in_store(out: Path, entry: Path) -> None:
+    """Add a finished run to the store (made aside, then renamed into place: an entry
+    exists only complete). An entry already there stays."""
+    if entry.exists():
+        return
+    tmp = entry.with_name(f"{entry.name}.tmp{os.getpid()}")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    _link_tree(out, tmp)
+    try:
+        tmp.rename(entry)
+    except OSError:  # another run kept the same entry first
+        shutil.rmtree(tmp)
+
+
+def restore_from_store(entry: Path, out: Path) -> dict | None:
+    """Restore a kept run into the (empty) folder out; its summary, or None if the store
+    has no complete entry."""
+    if not (entry / "summary.json").is_file():
+        return None
+    _link_tree(entry, out)
+    summary = json.loads((out / "summary.json").read_text())
+    if summary.get("complete") is not True:
+        raise NsRunError(f"run store entry {entry} holds an incomplete summary.json")
+    return summary
 
 
 def lock_path(out: Path) -> Path:
@@ -221,6 +317,14 @@ def _run_locked(
             shutil.rmtree(d)
     out.mkdir(parents=True)
     args = [f"{k}={format_value(v)}" for k, v in params.items()]
+    store, key = store_dir(), None
+    if store is not None:
+        key = run_key(ns, script, out, args)
+    if store is not None and key is not None:
+        restored = restore_from_store(store_entry(store, key), out)
+        if restored is not None:
+            print(f"nsrun: {out} restored from the run store ({key[:12]})", file=sys.stderr)
+            return restored
     args += [f"out={out}", f"ns_id={ns_identity(ns)}"]
     log = out / "ns.log"
     with log.open("w") as fh:
@@ -248,6 +352,10 @@ def _run_locked(
             f"ns run {script} -> {out} failed ({status}); output kept in {failed}\n"
             + "\n".join("    " + line for line in tail)
         )
+    if store is not None and key is not None:
+        entry = store_entry(store, key)
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        keep_in_store(out, entry)
     return summary
 
 

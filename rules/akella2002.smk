@@ -95,6 +95,8 @@ for _var, (_b, _seeds) in [(v, b) for v in ["", *AK.variants] for b in enumerate
             dir=AK_POINT_DIR,
             args=AK.point_args_pattern(_var),
             seeds=" ".join(str(s) for s in _seeds),
+        group:
+            SIM_GROUP
         shell:
             "for s in {params.seeds}; do python -m analysis.nsrun --ns {input.ns} --script {input.script} "
             "--out {params.dir}/s$s {params.args} seed=$s || exit 1; done"

@@ -116,6 +116,8 @@ rule sim:
         "benchmarks/{paper}/{exp}/{fidelity}/{run}.tsv"
     params:
         args=lambda w: run_args(w.paper, w.exp, w.run),
+    group:
+        SIM_GROUP
     shell:
         "python -m analysis.nsrun --ns {input.ns} --script {input.script} "
         "--out $(dirname {output}) {params.args}"

@@ -1,10 +1,10 @@
 """The comparisons of `make test-cluster` (tests/cluster/slurm_vs_local.py) can fail: a
-differing, missing or extra file makes the Slurm run not byte-identical, and a cancelled
-job is matched to its run folder only by its own wildcards."""
+differing, missing or extra file makes the Slurm run not byte-identical, and only runs the
+job logs say were restored from the run store count as restored."""
 
 from __future__ import annotations
 
-from tests.cluster.slurm_vs_local import same, squash
+from tests.cluster.slurm_vs_local import is_batch, restored_runs, same
 
 
 def test_same_fails_on_any_difference() -> None:
@@ -15,8 +15,18 @@ def test_same_fails_on_any_difference() -> None:
     assert not same("extra", want, {**want, "c/summary.json": b"2"})
 
 
-def test_a_cancelled_job_matches_only_its_run() -> None:
-    # the plugin's comment: rule_sim_wildcards_<wildcard values joined by _>
-    victim = squash("floyd1991_fig04_smoke_n3_s1")
-    assert victim in squash("results/floyd1991/fig04/smoke/n3_s1/summary.json")
-    assert victim not in squash("results/floyd1991/fig04/smoke/n1_s1/summary.json")
+def test_restored_runs_are_read_from_the_job_logs() -> None:
+    log = (
+        "nsrun: results/floyd1991/fig04/smoke/n3_s1 restored from the run store (0123abcd)\n"
+        "localrule sim: results/floyd1991/fig04/smoke/n1_s1\n"
+        "nsrun: ns run tcl/x.tcl -> results/floyd1991/fig04/smoke/n2_s1 failed (exit status 1)\n"
+    )
+    assert restored_runs(log) == {"results/floyd1991/fig04/smoke/n3_s1"}
+    assert restored_runs("") == set()
+
+
+def test_only_batch_jobs_are_cut() -> None:
+    assert is_batch("rule_sims_sim")
+    assert is_batch("rule_sims_akella2002_point_b1_sim")
+    assert not is_batch("rule_sim_wildcards_floyd1991_fig04_smoke_n3_s1")
+    assert not is_batch("rule_analyse_wildcards_floyd1991_analysis")

@@ -3,6 +3,7 @@ key=value parsing in the Tcl library; byte-identical results for the same seed."
 
 import contextlib
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -14,6 +15,14 @@ from analysis import config as conf
 from analysis import nsio, nsrun
 
 SCRIPT = conf.tcl_script("floyd1991", "gateways")
+
+
+@pytest.fixture(autouse=True)
+def _no_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No run store unless a test sets one: a restored run would make the determinism
+    tests vacuous."""
+    monkeypatch.delenv(nsrun.STORE_ENV, raising=False)
+    monkeypatch.delenv("SLURM_JOB_ID", raising=False)
 
 
 @pytest.fixture(scope="module")
@@ -223,3 +232,96 @@ def test_time_limit_from_the_environment(
     argv = ["--ns", str(ns_binary), "--script", str(SCRIPT), "--out", str(tmp_path / "run")]
     assert nsrun.main([*argv, *(f"{k}={nsrun.format_value(v)}" for k, v in long.items())]) == 1
     assert "timeout after 0.5 s" in capsys.readouterr().err
+
+
+# ---- the run store (batches on a cluster) ----
+
+
+def test_store_only_in_a_slurm_job_or_when_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert nsrun.store_dir() is None  # a local run
+    monkeypatch.setenv("SLURM_JOB_ID", "17")
+    assert nsrun.store_dir() == nsrun.STORE_DEFAULT
+    monkeypatch.setenv(nsrun.STORE_ENV, "off")
+    assert nsrun.store_dir() is None
+    monkeypatch.setenv(nsrun.STORE_ENV, "/somewhere/store")
+    assert nsrun.store_dir() == Path("/somewhere/store")
+    monkeypatch.delenv("SLURM_JOB_ID")
+    monkeypatch.setenv(nsrun.STORE_ENV, "")
+    assert nsrun.store_dir() is None
+
+
+def _fake_ns(tmp_path: Path, ns_binary: Path) -> Path:
+    """A 'binary' with the real one's identity that fails if it is ever executed."""
+    fake = tmp_path / "bin" / "ns"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\necho executed >&2\nexit 3\n")
+    fake.chmod(0o755)
+    fake.with_name("ns.id").write_text(nsrun.ns_identity(ns_binary) + "\n")
+    return fake
+
+
+def test_a_kept_run_is_restored_not_simulated(
+    ns_binary: Path, params: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(nsrun.STORE_ENV, str(tmp_path / "store"))
+    out = tmp_path / "run"
+    first = nsrun.run(ns_binary, SCRIPT, out, params)
+    files = {f.name: f.read_bytes() for f in out.iterdir()}
+    (entry,) = (tmp_path / "store").glob("*/*")
+    assert sorted(f.name for f in entry.iterdir()) == sorted(files)
+    shutil.rmtree(out)  # what Snakemake does to every output of a failed batch
+    fake = _fake_ns(tmp_path, ns_binary)
+    again = nsrun.run(fake, SCRIPT, out, params)  # restored: the fake is never executed
+    assert again == first
+    assert {f.name: f.read_bytes() for f in out.iterdir()} == files
+    # another seed has another key: it is simulated, so the fake binary fails it
+    with pytest.raises(nsrun.NsRunError, match="exit status 3"):
+        nsrun.run(fake, SCRIPT, tmp_path / "other", {**params, "seed": params["seed"] + 1})
+
+
+def test_a_failed_or_partial_run_is_never_restored(
+    ns_binary: Path, params: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = tmp_path / "store"
+    monkeypatch.setenv(nsrun.STORE_ENV, str(store))
+    out = tmp_path / "run"
+    with pytest.raises(nsrun.NsRunError):
+        nsrun.run(ns_binary, SCRIPT, out, {**params, "gateway": "wfq"})
+    assert not list(store.glob("*/*")), "a failed run was kept"
+    # an entry without its summary (a cut restore or copy) is not taken: the run is made
+    args = [f"{k}={nsrun.format_value(v)}" for k, v in params.items()]
+    key = nsrun.run_key(ns_binary, SCRIPT, out, args)
+    assert key is not None
+    entry = nsrun.store_entry(store, key)
+    entry.mkdir(parents=True)
+    (entry / "ns.log").write_text("half\n")
+    summary = nsrun.run(ns_binary, SCRIPT, out, params)
+    assert summary["complete"] is True and (out / "ns.log").read_text() != "half\n"
+
+
+def test_the_key_covers_everything_that_makes_a_run(ns_binary: Path, tmp_path: Path) -> None:
+    """Folder, binary identity, script, the Tcl files beside it and in lib/, arguments."""
+    tcl = tmp_path / "tcl"
+    (tcl / "lib").mkdir(parents=True)
+    (tcl / "paper").mkdir()
+    script = tcl / "paper" / "family.tcl"
+    script.write_text("source ../lib/a.tcl\n")
+    (tcl / "paper" / "other.tcl").write_text("# beside\n")
+    (tcl / "lib" / "a.tcl").write_text("# lib\n")
+    ns = _fake_ns(tmp_path, ns_binary)
+    out, args = Path("results/x/run"), ["seed=1", "n=2"]
+    base = nsrun.run_key(ns, script, out, args)
+    assert base == nsrun.run_key(ns, script, out, list(args))  # stable
+    assert nsrun.run_key(ns, script, Path("results/x/run2"), args) != base
+    assert nsrun.run_key(ns, script, out, ["seed=2", "n=2"]) != base
+    for f, text in ((script, "# changed\n"), (tcl / "paper" / "other.tcl", "# b2\n"),
+                    (tcl / "lib" / "a.tcl", "# lib 2\n")):  # fmt: skip
+        old = f.read_text()
+        f.write_text(text)
+        assert nsrun.run_key(ns, script, out, args) != base, f
+        f.write_text(old)
+    assert nsrun.run_key(ns, script, out, args) == base
+    ns.with_name("ns.id").write_text("another-binary\n")
+    assert nsrun.run_key(ns, script, out, args) != base
+    ns.with_name("ns.id").unlink()  # no identity: no key, so no store
+    assert nsrun.run_key(ns, script, out, args) is None

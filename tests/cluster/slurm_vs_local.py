@@ -1,21 +1,24 @@
-"""The smoke pipeline of one paper through Slurm, byte for byte against a local run.
+"""The smoke pipeline of some papers through Slurm, byte for byte against a local run.
 
-Three scratch copies of the project (the patched ns shared through build/, the report's
-sources copied): in the first the smoke pipeline of the paper runs locally (--cores 1); in
-the second through Slurm with profiles/slurm (every job an sbatch job); every
-results/<paper>/**/summary.json and *.tsv, and the paper's rows of paper/generated/diff.csv,
-must be byte-identical, with no file more or less. In the third the Slurm run is disturbed:
-once some ns runs are done, one running ns run (rule sim) is cancelled with scancel (the run
-with --retries 0, so the cancelled job fails the run); then the run is started again: the
-runs finished by then must be kept (not rerun: same bytes, same mtime), the
-cancelled one redone, and the result byte-identical to the local run's again.
+Four scratch copies of the project (the patched ns shared through build/, the report's
+sources copied): in the first the smoke pipeline runs locally (--cores 1); in the second
+through Slurm with profiles/slurm (ns runs in batch jobs of group "sims", every other job
+its own sbatch job); every results/<paper>/**/summary.json and *.tsv, and the papers' rows
+of paper/generated/diff.csv, must be byte-identical, with no file more or less. In the
+third the Slurm run is disturbed: once some ns runs are done, a batch job that has run for
+a while is cancelled with scancel (the run with --retries 0, so it fails; Snakemake then
+deletes the outputs of every job of that batch, finished ones too). In the fourth the whole
+Snakemake is stopped mid-way with SIGINT. Each is then run again: no run finished before is
+simulated again (runs of other batches stay untouched, the cut batch's finished runs come
+back from the run store, analysis/nsrun.py), and the result is byte-identical to the local
+run's again.
 
 Needs a Slurm whose default partition accepts jobs from here (make test-cluster brings up
 a one-node Slurm with scripts/slurm-local.sh and takes it down afterwards):
 
-    .venv/bin/python tests/cluster/slurm_vs_local.py [--paper floyd1991] [--keep DIR]
+    .venv/bin/python tests/cluster/slurm_vs_local.py [--papers floyd1991 ...] [--keep DIR]
 
-Exit status 0 when all three agree. Heavy: minutes of CPU; not part of `make test`.
+Exit status 0 when all agree. Heavy: minutes of CPU; not part of `make test`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import importlib.util
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -36,11 +40,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 from conftest import make_project_copy  # noqa: E402
 
 SMK = Path(sys.executable).with_name("snakemake")
+PAPERS = ["akella2002", "gao", "tang", "misra", "floyd1991"]
 DIFF = "paper/generated/diff.csv"
 
 
-def smoke(paper: str, *args: str) -> list[str]:
-    return [str(SMK), *args, "--config", "fidelity=smoke", f"papers=[{paper}]"]
+def smoke(papers: list[str], *args: str) -> list[str]:
+    return [str(SMK), *args, "--config", "fidelity=smoke", f"papers=[{','.join(papers)}]"]
 
 
 def run(cmd: list[str], w: Path, log: Path) -> tuple[float, int]:
@@ -60,17 +65,17 @@ def jobs_done(log: Path) -> int:
     return int(done[-1][1]) if done else 0
 
 
-def outputs(w: Path, paper: str) -> dict[str, bytes]:
-    """The compared files: the paper's summary.json and *.tsv, its rows of diff.csv."""
+def outputs(w: Path, papers: list[str]) -> dict[str, bytes]:
+    """The compared files: the papers' summary.json and *.tsv, their rows of diff.csv."""
     out = {}
-    for f in sorted((w / "results" / paper).rglob("*")):
-        if f.is_file() and (f.name == "summary.json" or f.suffix == ".tsv"):
-            out[str(f.relative_to(w))] = f.read_bytes()
-    rows = [r for r in (w / DIFF).read_bytes().splitlines(True) if r.startswith(b"paper,")]
-    rows += [
-        r for r in (w / DIFF).read_bytes().splitlines(True) if r.startswith(f"{paper},".encode())
-    ]
-    out[f"{DIFF} ({paper} rows)"] = b"".join(rows)
+    for paper in papers:
+        for f in sorted((w / "results" / paper).rglob("*")):
+            if f.is_file() and (f.name == "summary.json" or f.suffix == ".tsv"):
+                out[str(f.relative_to(w))] = f.read_bytes()
+    lines = (w / DIFF).read_bytes().splitlines(True)
+    rows = [r for r in lines if r.startswith(b"paper,")]
+    rows += [r for r in lines if r.split(b",", 1)[0].decode() in papers]
+    out[f"{DIFF} (rows of {', '.join(papers)})"] = b"".join(rows)
     return out
 
 
@@ -89,9 +94,18 @@ def copy(base: Path, name: str) -> Path:
     return make_project_copy(ROOT, base / name, report=True)
 
 
-def squash(s: str) -> str:
-    """A run's path or wildcards without / and _, to match the one against the other."""
-    return re.sub(r"[/_]", "", s)
+RESTORED = re.compile(r"nsrun: (\S+) restored from the run store")
+
+
+def restored_runs(log_text: str) -> set[str]:
+    """The run folders analysis.nsrun restored from the run store, by its job logs."""
+    return set(RESTORED.findall(log_text))
+
+
+def job_logs_since(w: Path, t: float) -> str:
+    """The text of the Slurm job logs in w written since time t (epoch seconds)."""
+    logs = sorted((w / ".snakemake" / "slurm_logs").rglob("*.log"))
+    return "".join(f.read_text(errors="replace") for f in logs if f.stat().st_mtime >= t)
 
 
 def slurm_jobs(w: Path, states: str) -> list[tuple[str, str]]:
@@ -107,62 +121,115 @@ def slurm_jobs(w: Path, states: str) -> list[tuple[str, str]]:
     return jobs
 
 
-def summaries(w: Path, paper: str) -> dict[str, int]:
-    """Every finished ns run's summary.json -> its mtime (ns)."""
+def summaries(w: Path, papers: list[str]) -> dict[str, int]:
+    """Every finished ns run's summary.json -> its mtime (ns); not those of a run folder
+    nsrun set aside as failed (<run>.failed: cut after ns wrote its summary)."""
     return {
         str(f.relative_to(w)): f.stat().st_mtime_ns
+        for paper in papers
         for f in (w / "results" / paper).rglob("summary.json")
+        if not f.parent.name.endswith(".failed")
     }
 
 
-def disturb(w: Path, paper: str, log: Path, after: int, mid: float, timeout: float) -> str:
-    """Start the Slurm run in w; once `after` ns runs are done, scancel an ns run (rule sim)
-    that has been running for `mid` seconds; wait for the run to end (it must fail: Snakemake
-    waits for its other submitted jobs first, then stops). Returns the cancelled job's
-    comment."""
+def is_batch(comment: str) -> bool:
+    """Whether a Slurm job is a batch of ns runs, by the comment the plugin gives it
+    ('rule_<group>_<its rules>' for a group job)."""
+    return re.match(r"rule_sims_", comment) is not None
+
+
+def no_jobs_left(w: Path) -> None:
+    """Snakemake stops once every job it submitted has ended: none may be left behind."""
+    for _ in range(120):
+        if not slurm_jobs(w, "PENDING,RUNNING,COMPLETING"):
+            return
+        time.sleep(1)
+    sys.exit(f"cluster: Slurm jobs left behind by the stopped run: {slurm_jobs(w, 'all')}")
+
+
+def disturb(w: Path, paper: list[str], log: Path, after: int, mid: float, how: str) -> str:
+    """Start the Slurm run in w; once `after` ns runs are done and a batch job (group sims)
+    has been running for `mid` seconds, either cancel that batch with scancel (how='scancel';
+    the run with --retries 0, so it fails) or stop the whole Snakemake with SIGINT, as a user
+    would with Ctrl-C (how='abort'). Wait for the run to end: it must fail and leave no job
+    behind. Returns what was done, for the log."""
     cmd = smoke(paper, "--profile", "profiles/slurm", "--retries", "0")
     with log.open("w") as fh:
         proc = subprocess.Popen(cmd, cwd=w, stdout=fh, stderr=subprocess.STDOUT)
-    victim = ""
-    end = time.monotonic() + timeout
-    first_seen: dict[str, float] = {}  # running ns job -> when it was first seen running
-    while proc.poll() is None and not victim and time.monotonic() < end:
+    done = ""
+    end = time.monotonic() + 3600
+    first_seen: dict[str, float] = {}  # running batch job -> when it was first seen running
+    while proc.poll() is None and not done and time.monotonic() < end:
         now = time.monotonic()
-        running = [j for j in slurm_jobs(w, "RUNNING") if j[1].startswith("rule_sim")]
+        running = [j for j in slurm_jobs(w, "RUNNING") if is_batch(j[1])]
         first_seen = {j[0]: first_seen.get(j[0], now) for j in running}
-        # a job running for `mid` seconds: cancelled mid-way (ns started), not at its start
+        # a batch running for `mid` seconds: cut mid-way (some of its runs done), not at start
         old = [j for j in running if now - first_seen[j[0]] >= mid]
         if old and len(summaries(w, paper)) >= after:
-            jobid, victim = old[0]
-            subprocess.run(["scancel", jobid], check=True)
-            print(f"cluster: cancelled Slurm job {jobid} ({victim}) after {mid:.0f} s of it, "
-                  f"{len(summaries(w, paper))} ns runs done", flush=True)  # fmt: skip
+            jobid = old[0][0]
+            if how == "scancel":
+                subprocess.run(["scancel", jobid], check=True)
+                done = f"cancelled batch job {jobid}"
+            else:
+                proc.send_signal(signal.SIGINT)
+                done = f"stopped Snakemake (SIGINT) while batch job {jobid} ran"
+            print(f"cluster: {done} after {mid:.0f} s of it, {len(summaries(w, paper))} ns "
+                  "runs done", flush=True)  # fmt: skip
         time.sleep(0.5)
-    if not victim:
+    if not done:
         proc.kill()
         proc.wait()
-        sys.exit("cluster: no running ns run to cancel (the run ended or timed out first)")
-    code = proc.wait(timeout=timeout)
+        sys.exit("cluster: no running batch to disturb (the run ended or timed out first)")
+    code = proc.wait(timeout=3600)
     print(f"cluster: the disturbed run ended (exit {code})")
     if code == 0:
-        sys.exit("cluster: the disturbed run succeeded although one of its jobs was cancelled")
-    # Snakemake stops once every job it submitted has ended: none may be left behind
-    for _ in range(60):
-        if not slurm_jobs(w, "PENDING,RUNNING,COMPLETING"):
-            break
-        time.sleep(1)
-    else:
-        sys.exit(f"cluster: Slurm jobs left behind by the failed run: {slurm_jobs(w, 'all')}")
-    return victim
+        sys.exit("cluster: the disturbed run succeeded although it was cut")
+    no_jobs_left(w)
+    return done
+
+
+def rerun(w: Path, paper: list[str], log: Path, want: dict[str, bytes], name: str) -> bool:
+    """Rerun the disturbed project: no run finished before is simulated again (each is kept
+    untouched or restored from the run store), the result is byte-identical to the local
+    run's. Prints the counts."""
+    before = summaries(w, paper)
+    t0 = time.time()
+    t, n = run(smoke(paper, "--profile", "profiles/slurm"), w, log)
+    after = summaries(w, paper)
+    restored = restored_runs(job_logs_since(w, t0 - 1))
+    kept = {f for f, m in before.items() if after.get(f) == m}
+    new = set(after) - kept
+    restored_files = {str(Path(r) / "summary.json") for r in restored}
+    simulated = new - restored_files
+    print(f"cluster: {name}: rerun {n} jobs, {t:.0f} s; of {len(after)} ns runs, "
+          f"{len(kept)} kept untouched, {len(restored_files & new)} restored from the run "
+          f"store (finished in the cut batch), {len(simulated)} simulated")  # fmt: skip
+    ok = True
+    if set(before) - kept:
+        print(f"cluster: {name}: runs finished before the rerun were touched: "
+              f"{sorted(set(before) - kept)[:5]}")  # fmt: skip
+        ok = False
+    if not simulated:
+        print(f"cluster: {name}: the rerun simulated nothing: the cut left no run to redo")
+        ok = False
+    return same(f"Slurm after {name} + rerun vs local", want, outputs(w, paper)) and ok
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--paper", default="floyd1991")
+    ap.add_argument("--papers", nargs="+", default=PAPERS, help="compared (default: all five)")
+    ap.add_argument(
+        "--fault-papers",
+        nargs="*",
+        default=["floyd1991"],
+        help="the papers of the scancel and SIGINT runs (a subset of --papers; none: skip)",
+    )
     ap.add_argument("--after", type=int, default=4, help="ns runs done before the scancel")
-    ap.add_argument("--mid", type=float, default=6.0, help="seconds the cancelled job ran")
+    ap.add_argument("--mid", type=float, default=20.0, help="seconds the cut batch ran")
     ap.add_argument("--keep", type=Path, help="make the copies here and keep them")
     a = ap.parse_args()
+    if not set(a.fault_papers) <= set(a.papers):
+        ap.error(f"--fault-papers {a.fault_papers} must be among --papers {a.papers}")
     if shutil.which("sbatch") is None:
         sys.exit("cluster: no sbatch: bring a Slurm up first (scripts/slurm-local.sh up)")
     if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
@@ -174,34 +241,29 @@ def main() -> int:
         base.mkdir(parents=True, exist_ok=True)
         logs = base / "logs"
         logs.mkdir(exist_ok=True)
-        local, slurm, fault = copy(base, "local"), copy(base, "slurm"), copy(base, "fault")
+        local, slurm = copy(base, "local"), copy(base, "slurm")
+        fault, abort = (copy(base, n) if a.fault_papers else base for n in ("fault", "abort"))
 
-        t, n = run(smoke(a.paper, "--cores", "1"), local, logs / "local.log")
-        print(f"cluster: local smoke run of {a.paper}: {n} jobs, {t:.0f} s", flush=True)
-        want = outputs(local, a.paper)
+        t, n = run(smoke(a.papers, "--cores", "1"), local, logs / "local.log")
+        print(f"cluster: local smoke run of {a.papers}: {n} jobs, {t:.0f} s", flush=True)
+        want = outputs(local, a.papers)
 
-        t, n = run(smoke(a.paper, "--profile", "profiles/slurm"), slurm, logs / "slurm.log")
+        t, n = run(smoke(a.papers, "--profile", "profiles/slurm"), slurm, logs / "slurm.log")
         sbatch = len(re.findall(r"submitted with SLURM jobid", (logs / "slurm.log").read_text()))
         print(f"cluster: Slurm smoke run: {n} jobs ({sbatch} sbatch jobs), {t:.0f} s", flush=True)
-        ok = same("Slurm vs local", want, outputs(slurm, a.paper))
+        ok = same("Slurm vs local", want, outputs(slurm, a.papers))
 
-        victim = disturb(fault, a.paper, logs / "fault-1.log", a.after, a.mid, timeout=3600)
-        before = summaries(fault, a.paper)
-        t, n = run(smoke(a.paper, "--profile", "profiles/slurm"), fault, logs / "fault-2.log")
-        after = summaries(fault, a.paper)
-        kept = [f for f, m in before.items() if after.get(f) == m]
-        redone = sorted(set(after) - set(kept))
-        print(f"cluster: rerun after the scancel: {n} jobs, {t:.0f} s; ns runs kept "
-              f"{len(kept)} of {len(before)} done before it, run now {len(redone)}")  # fmt: skip
-        # the plugin's comment: rule_sim_wildcards_<the wildcards' values joined by _>
-        victim_run = squash(victim.partition("_wildcards_")[2])
-        if not kept or len(kept) < len(before):
-            print("cluster: ns runs finished before the rerun were run again")
+        if not a.fault_papers:
+            print("cluster: " + ("byte-identical" if ok else "FAILED") + " (no fault runs)")
+            return 0 if ok else 1
+        want = outputs(local, a.fault_papers)
+        for how in ("scancel", "abort"):
+            w = fault if how == "scancel" else abort
+            disturb(w, a.fault_papers, logs / f"{how}-1.log", a.after, a.mid, how)
+            ok = rerun(w, a.fault_papers, logs / f"{how}-2.log", want, how) and ok
+        if not restored_runs(job_logs_since(fault, 0)):
+            print("cluster: the cancelled batch's finished runs were not restored from the store")
             ok = False
-        if not victim_run or not any(victim_run in squash(r) for r in redone):
-            print(f"cluster: the cancelled run ({victim}) was not redone")
-            ok = False
-        ok = same("Slurm after scancel + rerun vs local", want, outputs(fault, a.paper)) and ok
         print("cluster: byte-identical" if ok else "cluster: FAILED")
         return 0 if ok else 1
 
