@@ -52,10 +52,14 @@ test-ns2-validation: ns
 # suites, with that binary
 NS_TARBALL := build/download/$(shell sed -n 's/^file=//p' ns2-patches/SOURCE)
 NS_NEXT    := build/ns2-next/bin/ns
+# suites, with that binary; nothing to do while no patch is pending
 test-ns-next: ns
-	mkdir -p build/ns2-next && cat ns2-patches/series ns2-patches/pending > build/ns2-next/series
-	NS2_SERIES=$(CURDIR)/build/ns2-next/series scripts/build-ns2.sh $(NS_TARBALL) build/ns2-next $(NS_NEXT) 2
-	tcl/tests/run.sh $(NS_NEXT) tcl/tests/test-*.tcl tcl/tests/next/test-*.tcl
+	@if ! grep -q '[^[:space:]]' ns2-patches/pending; then \
+	  echo "test-ns-next: no patch pending (ns2-patches/pending is empty)"; exit 0; fi; \
+	set -e; mkdir -p build/ns2-next; \
+	cat ns2-patches/series ns2-patches/pending > build/ns2-next/series; \
+	NS2_SERIES=$(CURDIR)/build/ns2-next/series scripts/build-ns2.sh $(NS_TARBALL) build/ns2-next $(NS_NEXT) 2; \
+	tcl/tests/run.sh $(NS_NEXT) tcl/tests/test-*.tcl tcl/tests/next/test-*.tcl; \
 	scripts/ns2-validate.sh $(NS_NEXT) build/ns2-next/ns-2.35 $(NS2_SUITES)
 
 # the DAG of every fidelity builds and every job's command formats (nothing runs): a plain

@@ -28,6 +28,7 @@ for _f in CONFIG_FILES:
 
 
 try:
+    conf.add_parameter_sets(config)  # as conf.load does
     conf.validate(config)
 except conf.ConfigError as _e:
     sys.stderr.write(f"\n{_e}\n\n")

@@ -81,22 +81,58 @@ def tcl_script(paper: str, family: str) -> Path:
 
 
 _PARAM_RE = re.compile(r"^\s*experiment::param\s+(\S+)\s+(\{[^}]*\}|\S+)\s+(.*)$")
+#: a library proc that declares a set of parameters (tcl/lib/queues.tcl), and a call of it
+_SET_PROC_RE = re.compile(r"^proc\s+(experiment::\w+_params)\s+\{\}\s+\{\s*$")
+_SET_CALL_RE = re.compile(r"^\s*(experiment::\w+_params)\s*$")
 
 
-@cache
-def tcl_params(script: Path) -> dict[str, TclParam]:
-    """The parameters a Tcl experiment declares (plus seed/out/ns_id of the library)."""
-    if not script.is_file():
-        raise ConfigError(f"config: experiment script {script.relative_to(ROOT)} does not exist")
+def _declared(lines: Iterable[str]) -> dict[str, TclParam]:
     out: dict[str, TclParam] = {}
-    lib = sorted((ROOT / "tcl" / "lib").glob("*.tcl"))
-    for line in "\n".join(p.read_text() for p in [*lib, script]).splitlines():
+    for line in lines:
         m = _PARAM_RE.match(line)
         if m:
             name, typ, hlp = m.groups()
             words = tuple(shlex.split(typ.strip("{}")))
             out[name] = TclParam(name, words, hlp.strip().strip('"{}'))
     return out
+
+
+def _lib_parts() -> tuple[list[str], dict[str, list[str]]]:
+    """The library's lines outside parameter-set procs (its own parameters: seed, out,
+    ns_id) and each parameter-set proc's body (declared only for families that call it)."""
+    plain: list[str] = []
+    sets: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "tcl" / "lib").glob("*.tcl")):
+        body: list[str] | None = None
+        for line in path.read_text().splitlines():
+            m = _SET_PROC_RE.match(line)
+            if m:
+                body = sets.setdefault(m.group(1), [])
+            elif body is not None and line.startswith("}"):
+                body = None
+            else:
+                (plain if body is None else body).append(line)
+    return plain, sets
+
+
+@cache
+def tcl_params(script: Path) -> dict[str, TclParam]:
+    """The parameters a Tcl experiment declares, those of the parameter sets it calls
+    (experiment::queue_params) and seed/out/ns_id of the library."""
+    if not script.is_file():
+        raise ConfigError(f"config: experiment script {script.relative_to(ROOT)} does not exist")
+    plain, sets = _lib_parts()
+    lines = script.read_text().splitlines()
+    for line in lines:
+        m = _SET_CALL_RE.match(line)
+        if m:
+            if m.group(1) not in sets:
+                raise ConfigError(
+                    f"config: {script.relative_to(ROOT)} calls {m.group(1)}, which no file of "
+                    "tcl/lib defines"
+                )
+            plain = [*plain, *sets[m.group(1)]]
+    return _declared([*plain, *lines])
 
 
 def _type_ok(t: tuple[str, ...], v: object) -> tuple[bool, str]:
@@ -472,8 +508,36 @@ def read_yaml(path: Path) -> object:
 
 
 def load(paths: list[Path]) -> dict:
-    """Merge YAML files (later keys win at the top level), as Snakemake's configfile does."""
+    """Merge YAML files (later keys win at the top level), as Snakemake's configfile does,
+    then give each paper the parameter sets it names (:func:`add_parameter_sets`)."""
     config: dict = {}
     for p in paths:
         config.update(read_yaml(p) or {})  # type: ignore[arg-type]
+    add_parameter_sets(config)
     return config
+
+
+def add_parameter_sets(config: dict) -> None:
+    """Copy each parameter set a paper names (``<paper>.parameter_sets``; the sets are defined
+    once, in ``parameter_sets`` of config/config.yaml) into its ``parameters``, in place. A
+    set's parameters are declared by a library proc its families call (tcl/lib/queues.tcl).
+    ConfigError for an unknown set or a parameter the paper also defines."""
+    sets = config.get("parameter_sets") or {}
+    for paper in PAPERS:
+        pconf = config.get(paper)
+        if not isinstance(pconf, dict):
+            continue
+        for name in pconf.get("parameter_sets") or []:
+            if name not in sets:
+                raise ConfigError(
+                    f"config: '{paper}.parameter_sets' names '{name}', which is not in "
+                    f"parameter_sets (known: {', '.join(sorted(sets)) or 'none'})"
+                )
+            params = pconf.setdefault("parameters", {})
+            for k, v in sets[name].items():
+                if k in params and params[k] != v:
+                    raise ConfigError(
+                        f"config: '{paper}.parameters.{k}' is also in parameter set '{name}': "
+                        "define it once"
+                    )
+                params[k] = v

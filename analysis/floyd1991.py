@@ -103,7 +103,7 @@ ANALYSIS = {
 # each reads: floyd1991.items in the config).
 RATIO_FIGURES = ("fig09", "fig10", "fig11", "fig12")
 # every analysis step with runs
-FIGURES = ("fig02", *ANALYSIS, *RATIO_FIGURES, "ext01")
+FIGURES = ("fig02", *ANALYSIS, *RATIO_FIGURES, "ext01", "aqm01")
 
 
 def throughput(run_dirs: Sequence[Path], figure: str) -> pd.DataFrame:
@@ -198,7 +198,7 @@ def extension(run_dirs: Sequence[Path]) -> pd.DataFrame:
 def analyse(figure: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict[str, float]]:
     """Tidy table and regenerated numbers of one figure."""
     numbers: dict[str, float] = {}
-    if figure == "ext01":
+    if figure in ("ext01", "aqm01"):
         return extension(run_dirs), numbers  # not in the paper: nothing to compare
     if figure == "fig02":
         tidy, numbers = fig02(run_dirs)

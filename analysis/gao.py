@@ -301,6 +301,41 @@ def sens_low(run_dirs: Sequence[Path]) -> pd.DataFrame:
 # ---- claims ------------------------------------------------------------------------------
 
 
+# ---- beyond the paper: Simulation 2's set-ups behind today's queues -----------------------
+
+
+def aqm01(run_dirs: Sequence[Path]) -> pd.DataFrame:
+    """Per run of Simulation 2.1's and 2.2's set-ups under a gateway discipline: the mean
+    throughput (Mbps) of the UDP flows and of the TCP flows on the link, and each over the
+    max-min fair rate of such a flow (UDP flows demand their sending rate, TCP flows are
+    unbounded): ``udp_x_fair`` 1 is a fair share, 2 twice that."""
+    t = chain_rates(run_dirs)
+    t = t[t["link"] == 1]
+    rows = []
+    for (gw, tcp, seed, bw, udp), run in t.groupby(
+        ["gateway", "tcp", "seed", "link_bw", "udp_rate"], sort=True
+    ):
+        flows = {str(f): k for f, k in zip(run["fid"], run["kind"], strict=True)}
+        demand = {f: udp / 1e6 for f, k in flows.items() if k == "udp"}
+        fair = maxmin({"l": bw / 1e6}, {f: ["l"] for f in flows}, demand)
+        mbps = dict(zip((str(f) for f in run["fid"]), run["mbps"], strict=True))
+        row: dict[str, object] = {
+            "scenario": f"{len(demand)} UDP, {len(flows) - len(demand)} TCP",
+            "gateway": gw,
+            "tcp": tcp,
+            "seed": seed,
+            "link_mbps": bw / 1e6,
+        }
+        for kind in ("udp", "tcp"):
+            fs = [f for f, k in flows.items() if k == kind]
+            got = float(np.mean([mbps[f] for f in fs]))
+            row[f"{kind}_mbps"] = got
+            row[f"{kind}_fair_mbps"] = float(np.mean([fair[f] for f in fs]))
+            row[f"{kind}_x_fair"] = got / row[f"{kind}_fair_mbps"]  # type: ignore[operator]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def _kind_means(t: pd.DataFrame) -> pd.DataFrame:
     """Seed-mean of per-run max/min/mean per (gateway, tcp)."""
     return per_run_extremes(t).groupby(["gateway", "tcp"]).mean(numeric_only=True)
@@ -524,7 +559,9 @@ def analyse(
         return table2(run_dirs)
     if item == "sens_low":
         return sens_low(run_dirs), {}
-    raise ValueError(f"unknown Gao item '{item}' (fig02, fig03, table1, table2, sens_low)")
+    if item == "aqm01":
+        return aqm01(run_dirs), {}  # not in the paper: nothing to compare
+    raise ValueError(f"unknown Gao item '{item}' (fig02, fig03, table1, table2, sens_low, aqm01)")
 
 
 #: the config value (``--params`` key) that names the main buffer F of Figure 2
@@ -532,7 +569,7 @@ PRIMARY_F = "parameters.F.value"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    steps = ["fig02", "fig03", "table1", "table2", "sens_low", "thm44", "claims"]
+    steps = ["fig02", "fig03", "table1", "table2", "sens_low", "aqm01", "thm44", "claims"]
     ap = cli.analysis_parser("analysis.gao", "Gao, Jain, Schulman analysis", steps)
     a = cli.parse(ap, argv)
     cli.need(ap, a, "--tidy", "--numbers")

@@ -78,6 +78,37 @@ def references() -> list[str]:
     )
 
 
+# The chapter beyond the papers (analysis/beyond.py): the papers' stress tests behind today's
+# queues, from the aqm01 step of each paper in the report that has one
+BEYOND = {
+    p: f"results/{p}/aqm01/{FIDELITY}/tidy.csv"
+    for p in ("floyd1991", "gao")
+    if p in PAPERS and "aqm01" in ITEMS[p] and active(ITEMS[p]["aqm01"])
+}
+
+
+rule beyond:
+    input:
+        tidy=list(BEYOND.values()),
+        figures=[f"paper/generated/{p}/aqm01.tex" for p in BEYOND],
+        code=code("analysis.beyond"),
+    output:
+        tex="paper/generated/beyond.tex",
+        claims="paper/generated/beyond-claims.csv",
+    log:
+        "logs/beyond.log",
+    benchmark:
+        "benchmarks/beyond.tsv"
+    params:
+        args=" ".join(
+            f"--{'floyd' if p == 'floyd1991' else p} {t} --figure generated/{p}/aqm01.tex"
+            for p, t in BEYOND.items()
+        ),
+    shell:
+        "python -m analysis.beyond --fidelity {FIDELITY} {params.args} --tex {output.tex} "
+        "--claims {output.claims}" + LOGGED
+
+
 # Run by the main Snakemake process, whatever the executor: the front page names the executor
 # that ran the workflow ({workflow.executor_plugin.name}: local, slurm), not a cluster job's.
 localrules:
@@ -127,6 +158,7 @@ rule report:
         parts=[f for p in PAPERS for f in REPORT_PARTS.get(p, [])],
         generated=rules.report_parts.output,
         diff=rules.diff_tables.output,
+        beyond=rules.beyond.output.tex,
     output:
         "paper/report.pdf",
     log:

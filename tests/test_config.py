@@ -236,3 +236,43 @@ def test_items_sharing_a_step_must_agree(cfg: dict) -> None:
 def test_paper_needs_one_claims_item(cfg: dict) -> None:
     msg = _broken(cfg, lambda c: c["misra"]["items"].pop("claims"))
     assert "misra.items" in msg and "claims" in msg
+
+
+# ---- parameter sets (config/config.yaml parameter_sets; tcl/lib/queues.tcl) ----
+
+
+def test_parameter_set_reaches_the_families_that_take_it(cfg: dict) -> None:
+    # the set is defined once and copied into the papers that name it
+    assert (
+        cfg["gao"]["parameters"]["codel_target"] == cfg["parameter_sets"]["queues"]["codel_target"]
+    )
+    chain = conf.tcl_params(conf.tcl_script("gao", "chain"))
+    poisson = conf.tcl_params(conf.tcl_script("gao", "poisson"))
+    assert "codel_target" in chain and "drr_quantum" in chain
+    # a family that does not call experiment::queue_params neither declares nor gets them
+    assert "codel_target" not in poisson
+    run = conf.runs(cfg, "gao", "fig02", "smoke")[0]
+    assert "codel_target" not in run.params
+    assert conf.runs(cfg, "gao", "table1", "smoke")[0].params["codel_target"] == 0.005
+
+
+def test_unknown_parameter_set(cfg: dict) -> None:
+    c = copy.deepcopy(cfg)
+    c["floyd1991"]["parameter_sets"] = ["queus"]
+    with pytest.raises(conf.ConfigError, match="'floyd1991.parameter_sets' names 'queus'"):
+        conf.add_parameter_sets(c)
+
+
+def test_parameter_defined_twice(cfg: dict) -> None:
+    c = copy.deepcopy(cfg)
+    c["gao"]["parameters"]["codel_target"] = {"value": 0.02, "status": "assumed", "reason": "mine"}
+    with pytest.raises(conf.ConfigError, match="'gao.parameters.codel_target' is also in"):
+        conf.add_parameter_sets(c)
+
+
+def test_parameter_set_of_a_paper_whose_families_ignore_it(cfg: dict) -> None:
+    c = copy.deepcopy(cfg)
+    c["tang"]["parameter_sets"] = ["queues"]
+    conf.add_parameter_sets(c)
+    with pytest.raises(conf.ConfigError, match="unknown parameter '.*' in 'tang.parameters'"):
+        conf.validate(c)

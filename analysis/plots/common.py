@@ -28,6 +28,20 @@ plt.rcParams.update(
     }
 )
 
+#: today's queues in the figures beyond the papers (experiments aqm01): their colours
+#: (labels and order: analysis.queues); per-flow schedulers are drawn solid, the rest dashed
+QUEUE_COLOURS = {
+    "droptail": "tab:red",
+    "red": "tab:blue",
+    "choke": "tab:green",
+    "chokeplus": "tab:olive",
+    "codel": "tab:orange",
+    "pie": "tab:brown",
+    "sfq": "tab:purple",
+    "drr": "tab:pink",
+    "fqcodel": "black",
+}
+
 
 def save(fig: plt.Figure, pdf: Path) -> None:
     """Save as PDF and as PNG next to it (same stem)."""

@@ -20,7 +20,9 @@ import pandas as pd
 from analysis import cli, floyd1991
 from analysis.compare import Published, load_originals
 from analysis.models import floyd1991 as models
-from analysis.plots.common import figure_tex, save
+from analysis.plots.common import QUEUE_COLOURS, figure_tex, save
+from analysis.queues import LABELS as QUEUE_LABELS
+from analysis.queues import PER_FLOW
 
 SCRIPT = "analysis/plots/floyd1991.py"
 
@@ -44,6 +46,13 @@ CAPTIONS = {
     "with modern mechanisms -- SACK and Newreno senders (Increase-by-One, Reduce-by-Half) "
     "behind Drop Tail, RED and CHOKe gateways (periods after the first; mean over seeds); "
     "50\\,\\% is the max-min fair share at every gateway.",
+    "aqm01": "Beyond the paper: connection 0's throughput behind today's queues at every "
+    "congested gateway (the same buffer of 60 packets; SACK, Increase-by-One, Reduce-by-Half; "
+    "periods after the first; mean over seeds). Solid: per-flow schedulers (SFQ, DRR, "
+    "FQ-CoDel); dashed: one FIFO queue with a drop policy. Grey: Floyd's Corollary 6 for "
+    "Increase-by-One ($r_0/r_1 = 2n-1$) as a share of the gateway's throughput; dotted: the "
+    "max-min fair share. ns-2's SFQ hashes the source and destination addresses without "
+    "perturbation, and DRR classifies by source node.",
     "fig14": "Figure 14: Corollary 3, one gateway, Increase-by-One: throughput shares against "
     "the ratio of round-trip times.",
     "fig15": "Figure 15: Corollary 6, $n$ gateways, Increase-by-One ($r_0/r_1 = 2n-1$).",
@@ -251,6 +260,30 @@ def ext01(tidy: pd.DataFrame, ax: plt.Axes) -> None:
     _n_axis(ax, tidy["n"], "connection 0 throughput (% of M)")
 
 
+def aqm01(tidy: pd.DataFrame, ax: plt.Axes) -> None:
+    for gw, label in QUEUE_LABELS.items():
+        colour = QUEUE_COLOURS[gw]
+        d = tidy[tidy["gateway"] == gw]
+        if d.empty:
+            continue
+        m = d.groupby("n")["conn0_pct"].mean()
+        ax.plot(
+            m.index,
+            m.to_numpy(),
+            marker="o",
+            ms=3,
+            ls="-" if gw in PER_FLOW else "--",
+            color=colour,
+            label=label,
+        )
+    n = np.arange(1, max(2, int(tidy["n"].max())) + 1)
+    ax.plot(n, 100 * models.cor6_share(n), color="grey", lw=1.2, label="Corollary 6 (analysis)")
+    ax.axhline(50, color="grey", lw=0.8, ls=":", label="max-min fair share")
+    ax.set_ylim(0, 80)
+    ax.legend(fontsize=6.5, ncol=4, loc="upper center")
+    _n_axis(ax, tidy["n"], "connection 0 throughput (% of M)")
+
+
 def fig14(pub: dict[str, Published], ax: plt.Axes) -> None:
     r = np.linspace(1, 20, 200)
     p = models.cor3_share(r)
@@ -314,6 +347,8 @@ def draw(
         fig14(pub, ax)
     elif figure == "ext01":
         ext01(tidy, ax)
+    elif figure == "aqm01":
+        aqm01(tidy, ax)
     elif figure in ANALYTICAL:
         analytical(figure, tidy, pub, ax)
     else:

@@ -22,6 +22,8 @@ from analysis import cli, gao
 from analysis.compare import Published, load_originals
 from analysis.gao import PRIMARY_F
 from analysis.plots.common import figure_tex, save, trace_tex
+from analysis.queues import LABELS as QUEUE_LABELS
+from analysis.queues import PER_FLOW
 
 SCRIPT = "analysis/plots/gao.py"
 LABEL = {
@@ -60,6 +62,13 @@ CAPTIONS = {
     "comparison, Protocol I against CHOKe, with 95\\% confidence intervals over seeds; "
     "(b) Protocol II and the reference schemes (not in the paper), seed means on a log "
     "scale. Dotted: the fair share 2/33\\,Mb/s.",
+    "aqm01": "Beyond the paper: Simulation 2's set-ups behind today's queues (SACK senders; "
+    "the same buffer for every queue). Each flow kind's mean throughput over the max-min "
+    "fair rate of such a flow; marks: mean over seeds, bars: range over seeds; log scale. "
+    "(a) Simulation 2.1: one UDP flow at 3\\,Mb/s and 32 TCP flows on 2\\,Mb/s; (b) "
+    "Simulation 2.2: ten UDP flows at 0.5\\,Mb/s and ten TCP flows on 1.5\\,Mb/s. Bold: "
+    "per-flow schedulers. ns-2's SFQ hashes the source and destination addresses without "
+    "perturbation, and DRR classifies by source node.",
     "sens_low": "The low marker $L$, which the paper does not give for Simulations 2 and 3 "
     "(ours; $F = {F}$, $H = {H}$). (a) Table 1's setting: mean throughput per UDP and per "
     "TCP flow under Protocols I and II; (b) Table 2's setting: each flow's rate on L23. "
@@ -195,6 +204,37 @@ def fig03(tidy: pd.DataFrame, axes: Sequence[plt.Axes]) -> None:
         ax.legend(fontsize=6.5)
 
 
+def aqm01(tidy: pd.DataFrame, axes: Sequence[plt.Axes]) -> None:
+    """Per scenario (panel), per queue: the UDP and the TCP flows' mean throughput over their
+    max-min fair rate; marks the mean over seeds, bars the range over seeds."""
+    for ax, (scenario, d) in zip(axes, tidy.groupby("scenario", sort=True), strict=True):
+        shown = [q for q in QUEUE_LABELS if q in set(d["gateway"])]
+        x = np.arange(len(shown))
+        for off, kind, marker in ((-0.12, "udp", "o"), (0.12, "tcp", "s")):
+            g = d.groupby("gateway")[f"{kind}_x_fair"]
+            mean, lo, hi = (g.agg(f).reindex(shown).to_numpy() for f in ("mean", "min", "max"))
+            ax.errorbar(
+                x + off,
+                mean,
+                yerr=np.vstack([mean - lo, hi - mean]),
+                ls="none",
+                marker=marker,
+                ms=4,
+                capsize=1.5,
+                lw=0.8,
+                color="tab:red" if kind == "udp" else "tab:blue",
+                label=f"{kind.upper()} flows",
+            )
+        ax.axhline(1.0, color="black", lw=0.8, ls=":", label="max-min fair share")
+        ax.set_yscale("log")
+        ax.set_xticks(x, [QUEUE_LABELS[q] for q in shown], rotation=45, ha="right", fontsize=7)
+        for tick, q in zip(ax.get_xticklabels(), shown, strict=True):
+            tick.set_fontweight("bold" if q in PER_FLOW else "normal")
+        ax.set_title(f"{scenario} on {d['link_mbps'].iloc[0]:g} Mb/s", fontsize=8)
+        ax.set_ylabel("throughput per flow / max-min fair rate")
+        ax.legend(fontsize=6.5)
+
+
 def sens_low(
     tidy: pd.DataFrame, pub: dict[str, Published], low: int, axes: Sequence[plt.Axes]
 ) -> None:
@@ -289,6 +329,10 @@ def draw(
     elif figure == "fig03":
         fig, axes = plt.subplots(1, 2, figsize=(8.0, 3.2), layout="constrained")
         fig03(tidy, axes)
+        caption = CAPTIONS[figure]
+    elif figure == "aqm01":
+        fig, axes = plt.subplots(1, 2, figsize=(8.0, 3.4), layout="constrained")
+        aqm01(tidy, axes)
         caption = CAPTIONS[figure]
     elif figure == "sens_low":
         fig, axes = plt.subplots(1, 2, figsize=(8.0, 3.2), layout="constrained")

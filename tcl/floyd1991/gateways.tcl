@@ -11,7 +11,7 @@ source [file join [file dirname [info script]] .. lib experiment.tcl]
 
 experiment::param n             posint "number of congested gateways"
 experiment::param active        {enum all conn0} "which connections run: all, or connection 0 alone (Fig 2)"
-experiment::param gateway       {enum droptail red randomdrop choke} "discipline of the congested gateways (choke: the extension)"
+experiment::param gateway       {enum droptail red randomdrop choke sfq drr codel fqcodel pie} "discipline of the congested gateways (choke and the rest: the extensions)"
 experiment::param tcp           {enum tahoe reno newreno sack} "TCP sender/sink variant (sack = Sack1 + SACK sink)"
 experiment::param increase      {enum one constant} "window increase: Increase-by-One, or Constant-Rate (windowOption_ 2)"
 experiment::param window_const  posnum "Constant-Rate a (packets/s per s), windowConstant_"
@@ -41,6 +41,7 @@ experiment::param tcp_tick      posnum "TCP clock granularity (s)"
 experiment::param min_rto       posnum "minimum retransmission timeout (s)"
 experiment::param window_init   posint "initial window (packets)"
 experiment::param cwnd_interval nonneg "cwnd sampling interval (s); 0 = no cwnd table"
+experiment::queue_params
 experiment::parse_args $argv
 experiment::require {[experiment::p red_thresh] < [experiment::p red_maxthresh]} \
     "red_thresh ([experiment::p red_thresh]) must be below red_maxthresh ([experiment::p red_maxthresh])"
@@ -52,7 +53,7 @@ set gwq [experiment::gateway_class [experiment::p gateway]]
 set gwknobs [list thresh [experiment::p red_thresh] maxthresh [experiment::p red_maxthresh] \
     q_weight [experiment::p red_q_weight] linterm [experiment::p red_linterm] wait [experiment::p red_wait] \
     gentle [experiment::p red_gentle] drop_rand [experiment::p red_drop_rand] mean_pktsize [experiment::p pkt_size] \
-    k [experiment::p choke_k]]
+    k [experiment::p choke_k] {*}[experiment::queue_knobs [experiment::p gw_buffer] [experiment::p pkt_size]]]
 
 # ---- nodes and links ----
 for {set i 1} {$i <= $n} {incr i} {
@@ -77,6 +78,10 @@ for {set i 1} {$i <= $conns} {incr i} {
     set src($i) [$ns node]; set dst($i) [$ns node]
     access $src($i) $ga($i)
     access $gb($i) $dst($i)
+}
+# DRR tells flows apart by source node: no two sources may share a bucket
+if {[experiment::p gateway] eq "drr"} {
+    experiment::drr_distinct 1024 [lmap i [lsort -integer [array names src]] {set src($i)}]
 }
 
 # ---- round-trip times without queueing, and the windows ----

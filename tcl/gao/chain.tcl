@@ -20,7 +20,7 @@
 source [file join [file dirname [info script]] .. lib experiment.tcl]
 
 experiment::param links          posint "number of congested links in the chain"
-experiment::param gateway        {enum protocol1 protocol2 choke droptail red drr} "discipline of the congested queues"
+experiment::param gateway        {enum protocol1 protocol2 choke droptail red drr sfq codel fqcodel pie} "discipline of the congested queues"
 experiment::param tcp            {enum tahoe reno newreno sack} "TCP sender/sink variant (sack = Sack1 + SACK sink)"
 experiment::param n_udp          int    "UDP (CBR) flows over every link"
 experiment::param n_tcp          int    "TCP flows over every link"
@@ -37,7 +37,7 @@ experiment::param window         posint "TCP maximum window (packets)"
 experiment::param buffer         posint "Protocol I/II buffer F (packets)"
 experiment::param high           posint "Protocol I/II high marker H (packets)"
 experiment::param low            int    "Protocol I/II low marker L (packets)"
-experiment::param limit          posint "buffer of the CHOKe, RED, DropTail and DRR queues (packets)"
+experiment::param limit          posint "buffer of every congested queue but Protocol I/II's (packets)"
 experiment::param red_thresh     posnum "CHOKe/RED min threshold (packets)"
 experiment::param red_maxthresh  posnum "CHOKe/RED max threshold (packets)"
 experiment::param red_q_weight   posnum "CHOKe/RED EWMA weight"
@@ -45,11 +45,11 @@ experiment::param red_linterm    posnum "CHOKe/RED 1/max_p"
 experiment::param red_wait       bool   "CHOKe/RED wait_ between drops"
 experiment::param red_gentle     bool   "CHOKe/RED gentle_"
 experiment::param choke_k        posint "CHOKe candidates drawn per arrival"
-experiment::param drr_quantum    posint "DRR quantum (bytes per round)"
 experiment::param other_buffer   posint "buffer of every uncongested queue (packets)"
 experiment::param duration       posnum "simulated time (s)"
 experiment::param warmup         nonneg "measurement starts here (s); ends at duration"
 experiment::param start_max      nonneg {TCP flows start at U[0, start_max] s; UDP at 0}
+experiment::queue_params
 experiment::parse_args $argv
 
 foreach k {n_udp n_tcp n_cross low} {
@@ -73,7 +73,7 @@ set knobs [list H [experiment::p high] L [experiment::p low] \
     thresh [experiment::p red_thresh] maxthresh [experiment::p red_maxthresh] q_weight [experiment::p red_q_weight] \
     linterm [experiment::p red_linterm] wait [experiment::p red_wait] gentle [experiment::p red_gentle] \
     mean_pktsize [experiment::p pkt_size] drop_rand 0 k [experiment::p choke_k] \
-    blimit [expr {[experiment::p limit] * [experiment::p pkt_size]}] quantum [experiment::p drr_quantum] buckets 1024]
+    {*}[experiment::queue_knobs [experiment::p limit] [experiment::p pkt_size]]]
 
 # ---- routers and congested links ----
 for {set r 1} {$r <= $nl + 1} {incr r} { set R($r) [$ns node] }

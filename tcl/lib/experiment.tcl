@@ -6,6 +6,6 @@
 namespace eval ::experiment {
     variable libdir [file dirname [file normalize [info script]]]
 }
-foreach part {args sim topology monitors results} {
+foreach part {args sim topology queues monitors results} {
     source [file join $::experiment::libdir $part.tcl]
 }

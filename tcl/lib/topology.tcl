@@ -45,6 +45,14 @@ proc experiment::set_knobs {obj knobs} {
 #   drr        : stock Queue/DRR (Shreedhar-Varghese deficit round robin): one FIFO per
 #                source node (flows are told apart by source address, not fid), a full
 #                buffer drops from the longest queue
+#   sfq        : stock Queue/SFQ (stochastic fair queueing, McKenney): per-flow FIFOs by
+#                hash, round robin one packet per turn
+#   codel      : Queue/CoDel (patch 0014, RFC 8289): sojourn-time control with target and
+#                interval; the link's queue limit is its buffer
+#   fqcodel    : Queue/FQCoDel (patch 0015, RFC 8290): hashed flow queues, DRR with a
+#                quantum, new/old lists, CoDel per queue; limit = the link's queue limit
+#   pie        : Queue/PIE (patch 0016, RFC 8033): drop probability from the queueing
+#                delay (timestamps), updated every tupdate with alpha and beta
 proc experiment::gateway_class {name} {
     switch -- $name {
         droptail   { return DropTail }
@@ -55,7 +63,11 @@ proc experiment::gateway_class {name} {
         protocol1  { return GaoP1 }
         protocol2  { return GaoP2 }
         drr        { return DRR }
-        default    { experiment::_fail "unknown gateway discipline '$name' (droptail, red, randomdrop, choke, chokeplus, protocol1, protocol2, drr)" }
+        sfq        { return SFQ }
+        codel      { return CoDel }
+        fqcodel    { return FQCoDel }
+        pie        { return PIE }
+        default    { experiment::_fail "unknown gateway discipline '$name' (droptail, red, randomdrop, choke, chokeplus, protocol1, protocol2, drr, sfq, codel, fqcodel, pie)" }
     }
 }
 
@@ -65,6 +77,11 @@ proc experiment::gateway_class {name} {
 #   protocol1, protocol2: H L (high and low markers, packets; 0 <= L < H < queue limit)
 #   drr: blimit (buffer, bytes) quantum (bytes per round) buckets (hash buckets; use
 #        experiment::drr_distinct to check that the sources do not share one)
+#   sfq: sfq_buckets (hash buckets)
+#   codel: target interval (s)
+#   fqcodel: target interval (s) fq_quantum (bytes) fq_flows (flow queues)
+#   pie: qdelay_ref tupdate max_burst (s) pie_alpha pie_beta (Hz) mean_pktsize (bytes)
+#   (experiment::queue_knobs, tcl/lib/queues.tcl, gives all of these from a run's parameters)
 # The new classes check their parameters in C++ ("check"); a bad value stops the run here.
 proc experiment::gateway_setup {q name knobs} {
     switch -- $name {
@@ -120,9 +137,29 @@ proc experiment::gateway_setup {q name knobs} {
             }
             experiment::set_knobs $q [list blimit_ $k(blimit) quantum_ $k(quantum) buckets_ $k(buckets) mask_ 0]
         }
+        sfq - codel - fqcodel - pie {
+            array set k $knobs
+            # knob -> the queue's variable
+            set vars [dict get {
+                sfq     {sfq_buckets buckets_}
+                codel   {target target_ interval interval_}
+                fqcodel {target target_ interval interval_ fq_quantum quantum_ fq_flows flows_}
+                pie     {qdelay_ref qdelay_ref_ tupdate tupdate_ max_burst max_burst_
+                         pie_alpha alpha_ pie_beta beta_ mean_pktsize mean_pktsize_}
+            } $name]
+            set vals {}
+            foreach {n v} $vars {
+                if {![info exists k($n)]} { experiment::_fail "internal: $name knob '$n' missing" }
+                lappend vals $v $k($n)
+            }
+            if {$name eq "sfq" && (![string is integer -strict $k(sfq_buckets)] || $k(sfq_buckets) < 1)} {
+                experiment::_fail "sfq: sfq_buckets must be an integer >= 1 (got '$k(sfq_buckets)')"
+            }
+            experiment::set_knobs $q $vals
+        }
         default { experiment::_fail "unknown gateway discipline '$name'" }
     }
-    if {$name in {choke chokeplus protocol1 protocol2} && [catch {$q check} err]} {
+    if {$name in {choke chokeplus protocol1 protocol2 codel fqcodel pie} && [catch {$q check} err]} {
         experiment::_fail "gateway $name: $err"
     }
 }

@@ -11,7 +11,7 @@
 #     packets (~4 BDP): CoDel keeps the mean sojourn time over the second half near its
 #     5 ms target, DropTail with the same buffer several times higher;
 #   - bad parameters refused with a Tcl error naming the parameter.
-source [file join [file dirname [info script]] .. testlib.tcl]
+source [file join [file dirname [info script]] testlib.tcl]
 source [file join [file dirname [info script]] codel-model.tcl]
 
 # s -(100 Mb/s, D1)-> r -(10 Mb/s, D2, QCLASS, LIMIT)-> d, and back d -> r -> s.

@@ -13,7 +13,7 @@
 #     the excess fraction and the delay settles near the target;
 #   - same seed -> byte-identical trace, another seed -> another trace;
 #   - bad parameters refused with a Tcl error naming the parameter.
-source [file join [file dirname [info script]] .. testlib.tcl]
+source [file join [file dirname [info script]] testlib.tcl]
 
 # --- scenarios (run in child processes: one Simulator per process) --------------------
 

@@ -11,7 +11,7 @@
 #   - a sparse flow sees almost no queueing delay while 4 bulk TCP flows saturate the link;
 #   - 4 TCP flows against a UDP flood at 2x the link rate each get about 1/5 of the link;
 #   - bad parameters refused with a Tcl error naming the parameter.
-source [file join [file dirname [info script]] .. testlib.tcl]
+source [file join [file dirname [info script]] testlib.tcl]
 source [file join [file dirname [info script]] codel-model.tcl]
 
 # s -(100 Mb/s, D1)-> r -(BW, D2, QCLASS, LIMIT)-> d, and back d -> r -> s.

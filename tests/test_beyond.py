@@ -1,0 +1,121 @@
+"""The chapter beyond the papers (analysis/beyond.py): its summary numbers by hand, and every
+claim with an input that holds it and one that fails it."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from analysis import beyond
+
+
+def floyd(shares: dict[str, dict[int, list[float]]]) -> pd.DataFrame:
+    """Floyd aqm01 tidy rows: gateway -> n -> connection 0's share (% of M) per seed."""
+    rows = [
+        {"gateway": gw, "tcp": "sack", "n": n, "seed": s + 1, "conn0_pct": v, "conn1_pct": 50.0}
+        for gw, by_n in shares.items()
+        for n, vals in by_n.items()
+        for s, v in enumerate(vals)
+    ]
+    return pd.DataFrame(rows)
+
+
+def gao(x: dict[tuple[str, str], tuple[float, float]]) -> pd.DataFrame:
+    """Gao aqm01 tidy rows: (scenario, gateway) -> (UDP, TCP) multiple of the fair rate."""
+    rows = [
+        {
+            "scenario": sc,
+            "gateway": gw,
+            "tcp": "sack",
+            "seed": 1,
+            "link_mbps": 2.0,
+            "udp_x_fair": u,
+            "tcp_x_fair": t,
+        }
+        for (sc, gw), (u, t) in x.items()
+    ]
+    return pd.DataFrame(rows)
+
+
+FAIR_FLOYD = floyd(
+    {
+        "red": {1: [48.0], 10: [2.0, 4.0]},  # mean at n = 10: 3
+        "codel": {1: [45.0], 10: [1.0]},
+        "pie": {1: [44.0], 10: [6.0]},
+        "drr": {1: [50.0], 10: [40.0, 30.0]},  # mean 35
+        "fqcodel": {1: [49.0], 10: [26.0]},
+    }
+)
+
+
+def test_summary_by_hand() -> None:
+    t = beyond.summary(FAIR_FLOYD, gao({("1 UDP, 32 TCP", "drr"): (1.5, 0.9)}))
+    assert list(t["queue"]) == ["red", "codel", "pie", "drr", "fqcodel"]  # the labels' order
+    col = "Floyd: connection 0 at n = 10 (% of M)"
+    assert t.set_index("queue").loc["red", col] == pytest.approx(3.0)
+    assert t.set_index("queue").loc["drr", col] == pytest.approx(35.0)
+    assert t.set_index("queue").loc["drr", "Gao, 1 UDP, 32 TCP: UDP / fair"] == 1.5
+    # a queue without a Gao run has no value there
+    assert pd.isna(t.set_index("queue").loc["red", "Gao, 1 UDP, 32 TCP: UDP / fair"])
+
+
+def test_per_flow_keeps_conn0() -> None:
+    holds, detail = beyond.claims(FAIR_FLOYD, None)["floyd.per_flow_keeps_conn0"]
+    assert holds and "FQ-CoDel 26 % at n = 10" in detail
+    starved = floyd({"fqcodel": {1: [49.0], 10: [24.9]}, "drr": {10: [40.0]}})
+    holds, detail = beyond.claims(starved, None)["floyd.per_flow_keeps_conn0"]
+    assert not holds and "FQ-CoDel 24.9 %" in detail
+
+
+def test_delay_aqm_keeps_bias() -> None:
+    # RED 3, CoDel 1, PIE 6: both within 5 points
+    assert beyond.claims(FAIR_FLOYD, None)["floyd.delay_aqm_keeps_bias"][0]
+    better = floyd({"red": {10: [3.0]}, "codel": {10: [1.0]}, "pie": {10: [8.5]}})
+    holds, detail = beyond.claims(better, None)["floyd.delay_aqm_keeps_bias"]
+    assert not holds and "PIE 8.5 %" in detail
+    # without RED there is nothing to compare with: not checked
+    assert "floyd.delay_aqm_keeps_bias" not in beyond.claims(floyd({"pie": {10: [1.0]}}), None)
+
+
+def test_per_flow_polices_udp() -> None:
+    ok = gao({("1 UDP, 32 TCP", "fqcodel"): (1.9, 1.0), ("10 UDP, 10 TCP", "sfq"): (2.0, 0.8)})
+    assert beyond.claims(None, ok)["gao.per_flow_polices_udp"][0]
+    bad = gao({("1 UDP, 32 TCP", "fqcodel"): (1.0, 1.0), ("10 UDP, 10 TCP", "sfq"): (2.1, 0.8)})
+    holds, detail = beyond.claims(None, bad)["gao.per_flow_polices_udp"]
+    assert not holds and "10 UDP, 10 TCP, SFQ 2.1" in detail
+
+
+def test_delay_aqm_does_not_police() -> None:
+    hog = gao({("1 UDP, 32 TCP", "codel"): (30.0, 0.06), ("1 UDP, 32 TCP", "pie"): (5.1, 0.5)})
+    assert beyond.claims(None, hog)["gao.delay_aqm_does_not_police"][0]
+    policed = gao({("1 UDP, 32 TCP", "codel"): (30.0, 0.06), ("1 UDP, 32 TCP", "pie"): (4.9, 1)})
+    holds, detail = beyond.claims(None, policed)["gao.delay_aqm_does_not_police"]
+    assert not holds and "PIE 4.9" in detail
+    # only Simulation 2.1's set-up (one UDP flow) decides it
+    other = gao({("10 UDP, 10 TCP", "codel"): (2.0, 0.01)})
+    assert "gao.delay_aqm_does_not_police" not in beyond.claims(None, other)
+
+
+def test_conclusions_only_from_the_claims() -> None:
+    results = {"gao.per_flow_polices_udp": (False, "SFQ 2.1")}
+    text = beyond.conclusions(results)
+    assert text.startswith("Of the 1 claims checked, 0 hold.")
+    assert "Does not hold: Behind per-flow schedulers" in text and "(SFQ 2.1)" in text
+    assert "No claim" in beyond.conclusions({})
+
+
+def test_chapter_without_its_papers() -> None:
+    text = beyond.tex(beyond.summary(None, None), {}, [], "smoke")
+    assert "Not made" in text and "longtable" not in text
+
+
+def test_chapter_lists_every_claim(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    f = tmp_path / "floyd.csv"
+    FAIR_FLOYD.to_csv(f, index=False)
+    out, claims = tmp_path / "beyond.tex", tmp_path / "claims.csv"
+    assert beyond.main(["--fidelity", "quick", "--floyd", str(f), "--figure", "generated/x.tex",
+                        "--tex", str(out), "--claims", str(claims)]) == 0  # fmt: skip
+    text = out.read_text()
+    assert "\\input{generated/x.tex}" in text
+    assert text.count("not checked") == 2  # Gao's two claims: no Gao runs
+    assert claims.read_text().splitlines()[0] == "key,holds,detail"
