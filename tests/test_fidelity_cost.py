@@ -1,0 +1,93 @@
+"""bench/fidelity-cost's cluster projection: batches of jobs and the wall time they allow,
+against numbers checkable by hand."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_bench() -> ModuleType:
+    loader = importlib.machinery.SourceFileLoader(
+        "fidelity_cost", str(ROOT / "bench/fidelity-cost")
+    )
+    spec = importlib.util.spec_from_loader("fidelity_cost", loader)
+    assert spec is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["fidelity_cost"] = mod  # dataclasses look their module up
+    loader.exec_module(mod)
+    return mod
+
+
+fc = load_bench()
+
+
+def test_batches_per_stage_round_up() -> None:
+    # 120 jobs: 50 + 50 + 20; then a later stage of 30: one more
+    assert fc.batches([120, 30], 50) == 4
+    assert fc.batches([50], 50) == 1
+    assert fc.batches([51], 50) == 2
+    assert fc.batches([], 50) == 0
+
+
+def test_batch_of_no_jobs_is_an_error() -> None:
+    with pytest.raises(ValueError, match="at least one job"):
+        fc.batches([3], 0)
+
+
+def test_profile_batch_reads_group_components(tmp_path: Path) -> None:
+    prof = tmp_path / "config.yaml"
+    prof.write_text("group-components:\n  - steps=7\n  - sims=40\n")
+    assert fc.profile_batch(prof, "sims") == 40
+    assert fc.profile_batch(prof, "steps") == 7
+    with pytest.raises(ValueError, match="no group-components entry for group 'other'"):
+        fc.profile_batch(prof, "other")
+
+
+def test_the_slurm_profile_names_a_batch_for_ns_runs() -> None:
+    assert fc.profile_batch(fc.PROFILE, "sims") >= 1
+
+
+def row(runs: list[int], cpu: float, runs_per_job: int = 1, control: int = 0):
+    r = fc.Row("p", "e", "paper", runs=sum(runs), cpu_s_per_run=cpu)
+    r.stages = [(n, 0.0) for n in runs]
+    r.runs_per_job, r.control_jobs = runs_per_job, control
+    return r
+
+
+def test_row_jobs_and_batches() -> None:
+    # 200 runs in jobs of 5 seeds: 40 jobs; a second stage of 20 runs: 4 jobs; 3 control jobs
+    r = row([200, 20], 1.0, runs_per_job=5, control=3)
+    assert r.stage_jobs() == [40, 4]
+    assert r.jobs == 47
+    assert r.batches(10) == 4 + 1 + 3
+
+
+def test_batched_wall_is_limited_by_the_number_of_batches() -> None:
+    # 100 runs of 2 s: unbatched on 100 cores 2 s; in 2 batches of 50 they run 50 at a time
+    # on 2 CPUs: 200 s / 2 = 100 s
+    r = row([100], 2.0)
+    assert r.wall_s(100) == pytest.approx(2.0)
+    assert r.wall_s(100, 50) == pytest.approx(100.0)
+    # on 2 cores batching changes nothing: 200 s / 2
+    assert r.wall_s(2, 50) == pytest.approx(100.0)
+
+
+def test_total_pools_the_first_stage_of_every_experiment() -> None:
+    # two experiments of 10 jobs each: one batch of 20, not one each; a later stage of 10
+    # jobs is batched on its own
+    t = fc.Total("p", "paper", batch=50)
+    t.add(row([10], 1.0))
+    t.add(row([10, 10], 1.0, control=3))
+    assert t.jobs == 33
+    assert t.batches == 1 + 1 + 3
+    # 30 s of CPU over the 2 batches that make runs is 15 s, but never less than the longest
+    # experiment batched: its two stages of 10 s, one after another
+    assert t.wall_batched_s() == pytest.approx(20.0)
