@@ -90,7 +90,6 @@ BEYOND = {
 rule beyond:
     input:
         tidy=list(BEYOND.values()),
-        figures=[f"paper/generated/{p}/aqm01.tex" for p in BEYOND],
         code=code("analysis.beyond"),
     output:
         tex="paper/generated/beyond.tex",

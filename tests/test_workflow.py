@@ -351,16 +351,19 @@ AFTER_REPORT = {"diff_tables", "report_parts", "report", "all"}
 DEPENDANTS = {
     # plots layer: its figures, then the diff (it waits for every figure) and the report
     "analysis/plots/floyd1991.py": {"figure"} | AFTER_REPORT,
-    # analysis layer: every Floyd step, its figures
-    "analysis/floyd1991.py": {"analyse", "claims", "figure"} | AFTER_REPORT,
+    # analysis layer: every Floyd step, its figures, and the chapter beyond the papers (it
+    # reads the aqm01 step's table)
+    "analysis/floyd1991.py": {"analyse", "claims", "figure", "beyond"} | AFTER_REPORT,
     # models layer: imported by the analysis module only
-    "analysis/models/floyd1991.py": {"analyse", "claims", "figure"} | AFTER_REPORT,
+    "analysis/models/floyd1991.py": {"analyse", "claims", "figure", "beyond"} | AFTER_REPORT,
     # reading ns output: every step that reads runs, the diagram too, but no run
-    "analysis/nsio.py": {"analyse", "claims", "figure", "diagram"} | AFTER_REPORT,
+    "analysis/nsio.py": {"analyse", "claims", "figure", "diagram", "beyond"} | AFTER_REPORT,
     # report layer: the report's own parts only
     "analysis/report.py": {"report_parts", "report", "all"},
+    # the chapter beyond the papers: itself and the report
+    "analysis/beyond.py": {"beyond", "report", "all"},
     # the ns runner: every run and all that follows
-    "analysis/nsrun.py": {"sim", "analyse", "claims", "figure", "diagram"} | AFTER_REPORT,
+    "analysis/nsrun.py": {"sim", "analyse", "claims", "figure", "diagram", "beyond"} | AFTER_REPORT,
 }
 
 
