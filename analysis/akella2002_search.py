@@ -67,6 +67,9 @@ POINTS_ROOT = "results/akella2002/points"
 #: a sensitivity variant's points: under the fidelity's folder, var/<variant>/<point key>
 VARIANT_DIR = "var/{variant}/"
 SEARCH_ROOT = "results/akella2002/search"
+#: the bottleneck queues of the paper; searches behind any other queue are beyond the paper
+#: (the report's chapter on today's queues, analysis/beyond.py), not in its tables
+PAPER_QUEUES = ("droptail", "red", "chokeplus")
 #: The figures of the best-response searches and the TCP and queue each shows (for its captions
 #: and claims; which searches a figure reads is akella2002.items in the config).
 NE_FIGURES = {

@@ -3,7 +3,9 @@ against SFQ, DRR, CoDel, FQ-CoDel and PIE (with the papers' own Drop Tail, RED a
 
 It reads the tidy tables of the experiments ``aqm01`` of the papers in the report (Floyd 1991:
 connection 0's throughput against the number of congested gateways; Gao et al.: Simulation
-2's UDP and TCP flows against their max-min fair rates), and writes:
+2's UDP and TCP flows against their max-min fair rates) and Akella et al.'s SACK
+best-response searches behind each queue (their records, search.json: the symmetric Nash
+equilibrium and its profile), and writes:
 
 - a summary table, queue x scenario -> the key number of each scenario;
 - computed claims, each stated before the runs and checked by a criterion that can fail
@@ -13,12 +15,14 @@ connection 0's throughput against the number of congested gateways; Gao et al.: 
 Usage (rule ``beyond``)::
 
     python -m analysis.beyond --fidelity F [--floyd TIDY.csv] [--gao TIDY.csv] \\
-        --tex paper/generated/beyond.tex --claims paper/generated/beyond-claims.csv
+        [--akella SEARCH.json ...] --tex paper/generated/beyond.tex \\
+        --claims paper/generated/beyond-claims.csv
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -40,6 +44,8 @@ SAME_AS_RED_PTS = 5.0
 POLICED_X_FAIR = 2.0
 #: Gao: one FIFO does not police when the UDP flow of Simulation 2.1 gets more than this
 UNPOLICED_X_FAIR = 5.0
+#: Akella: an efficient equilibrium keeps at least this share of the all-AIMD(1, 0.5) goodput
+EFFICIENT = 0.9
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,17 @@ CLAIMS = (
         f"than {UNPOLICED_X_FAIR:g} times its max-min fair share: a delay-based AQM on one "
         "FIFO queue does not police a flow that ignores drops.",
     ),
+    BeyondClaim(
+        "akella.fqcodel_ne_efficient",
+        "Behind FQ-CoDel the symmetric Nash equilibrium of the SACK joint search keeps at least "
+        f"{EFFICIENT:.0%} of the total goodput of the all-AIMD(1, 0.5) point.".replace("%", " %"),
+    ),
+    BeyondClaim(
+        "akella.per_flow_tames_selfishness",
+        "Behind per-flow schedulers (SFQ, DRR, FQ-CoDel) the SACK joint search's Nash "
+        "equilibrium loses fewer packets than behind Drop Tail (the paper's inefficient "
+        "equilibrium).",
+    ),
 )
 
 
@@ -93,6 +110,33 @@ def gao_x_fair(tidy: pd.DataFrame) -> pd.DataFrame:
     scenario and gateway."""
     cols = ["udp_x_fair", "tcp_x_fair"]
     return tidy.groupby(["scenario", "gateway"], sort=True)[cols].mean().reset_index()
+
+
+def akella_ne(records: Sequence[Mapping]) -> pd.DataFrame:
+    """Per search record: the queue, the search mode, the NE (alpha_E, beta_E), whether it
+    converged, and at the NE's symmetric point: the mean goodput per flow (Mbps), the loss
+    rate, the efficiency (its goodput over the all-AIMD(1, 0.5) point's, the search's start)
+    and the mean queueing delay (the senders' smoothed RTT minus the path's base RTT, ms)."""
+    rows = []
+    for r in records:
+        p = r["params"]
+        base_rtt = 2.0 * (float(p["delay"]) + 2.0 * float(p["access_delay"]))
+        rows.append(
+            {
+                "search": r["search"],
+                "queue": r["queue"],
+                "mode": r["mode"],
+                "alpha_e": float(r["alpha_e"]),
+                "beta_e": float(r["beta_e"]),
+                "converged": bool(r["converged"]),
+                "goodput": float(r["ne"]["goodput"]),
+                "loss": float(r["ne"]["loss"]),
+                "efficiency": float(r["ne"]["goodput"]) / float(r["start_profile"]["goodput"]),
+                "qdelay_ms": 1e3 * (float(r["ne"]["srtt"]) - base_rtt),
+            }
+        )
+    cols = ["search", "queue", "mode", "alpha_e", "beta_e", "converged", "goodput", "loss"]
+    return pd.DataFrame(rows, columns=[*cols, "efficiency", "qdelay_ms"])
 
 
 def summary(floyd: pd.DataFrame | None, gao: pd.DataFrame | None) -> pd.DataFrame:
@@ -121,9 +165,29 @@ def summary(floyd: pd.DataFrame | None, gao: pd.DataFrame | None) -> pd.DataFram
 # ---- the claims ---------------------------------------------------------------------------
 
 
-def claims(floyd: pd.DataFrame | None, gao: pd.DataFrame | None) -> dict[str, tuple[bool, str]]:
+def claims(
+    floyd: pd.DataFrame | None, gao: pd.DataFrame | None, akella: pd.DataFrame | None = None
+) -> dict[str, tuple[bool, str]]:
     """Each claim of ``CLAIMS`` whose runs exist, with its verdict and the values it read."""
     out: dict[str, tuple[bool, str]] = {}
+    if akella is not None and not akella.empty:
+        joint = akella[akella["mode"] == "joint"].set_index("queue")
+        if "fqcodel" in joint.index:
+            e = float(joint.loc["fqcodel", "efficiency"])
+            out["akella.fqcodel_ne_efficient"] = (
+                e >= EFFICIENT,
+                f"goodput at the NE over the all-AIMD(1, 0.5) point's >= {EFFICIENT:g}: {_fmt(e)} "
+                f"(NE ({_fmt(joint.loc['fqcodel', 'alpha_e'])}, "
+                f"{_fmt(joint.loc['fqcodel', 'beta_e'])}))",
+            )
+        per_flow = [q for q in PER_FLOW if q in joint.index]
+        if "droptail" in joint.index and per_flow:
+            dt = float(joint.loc["droptail", "loss"])
+            out["akella.per_flow_tames_selfishness"] = (
+                all(float(joint.loc[q, "loss"]) < dt for q in per_flow),
+                f"loss rate at the NE below Drop Tail's {_fmt(dt)}: "
+                + ", ".join(f"{LABELS[q]} {_fmt(float(joint.loc[q, 'loss']))}" for q in per_flow),
+            )
     if floyd is not None and not floyd.empty:
         m = floyd_conn0(floyd)
         per_flow = [q for q in PER_FLOW if q in set(m["gateway"])]
@@ -192,35 +256,20 @@ INTRO = (
     "unresponsive, and how much the router must do about it. Routers now ship CoDel (RFC 8289), "
     "PIE (RFC 8033) and FQ-CoDel (RFC 8290); SFQ and DRR are stock ns-2. We run the papers' "
     "stress tests against them: Floyd's multiple congested gateways and Gao et al.'s "
-    "unresponsive UDP flows (Simulation 2). CoDel, FQ-CoDel and PIE are our ns-2 classes "
+    "unresponsive UDP flows (Simulation 2) and Akella et al.'s TCP game (the SACK "
+    "best-response searches). CoDel, FQ-CoDel and PIE are our ns-2 classes "
     "(patches 0014-0016), written from the RFCs; their parameters are the RFCs' defaults, "
     "listed with each paper's assumptions. The claims below are ours, not the papers'; each "
     "names the criterion that decides it, and none of them enters the diff against the papers."
 )
 
 
-def tex(
-    table: pd.DataFrame,
-    results: Mapping[str, tuple[bool, str]],
-    figures: Sequence[str],
-    fidelity: str,
-) -> str:
-    """The chapter: its introduction, the summary table, the figures (``figures``: paths of
-    their LaTeX snippets relative to paper/), the claims and the conclusions."""
-    out = [
-        r"\section{Beyond the papers: today's queues}\label{sec:beyond}",
-        tex_escape(INTRO),
-        "",
-    ]
+def summary_tex(table: pd.DataFrame, fidelity: str) -> list[str]:
+    """Floyd's and Gao et al.'s key number per queue (none: no lines)."""
     if table.empty:
-        out += [
-            r"\emph{Not made: the report has none of the papers whose scenarios this chapter "
-            r"runs (floyd1991, gao).}",
-            "",
-        ]
-        return "\n".join(out)
+        return []
     cols = [c for c in table.columns if c != "queue"]
-    out += [
+    out = [
         r"\begin{table}[htbp]\centering\footnotesize",
         r"\begin{tabular}{@{}l" + "p{0.14\\linewidth}" * len(cols) + "@{}}",
         r"\toprule",
@@ -245,6 +294,65 @@ def tex(
         r"\end{table}",
         "",
     ]
+    return out
+
+
+def akella_tex(ne: pd.DataFrame, fidelity: str) -> list[str]:
+    """Akella et al.'s game behind each queue: one row per SACK search."""
+    if ne.empty:
+        return []
+    out = [
+        r"\begin{longtable}{@{}llrrlrrrr@{}}",
+        r"\caption{Akella et al.'s TCP game behind today's queues: the symmetric Nash "
+        r"equilibrium of each SACK best-response search (the paper's rule, grids and runs per "
+        r"point at " + tex_escape(fidelity) + r" fidelity) and, at that equilibrium, the goodput "
+        r"per flow, the loss rate, the efficiency (total goodput over the all-AIMD(1, 0.5) "
+        r"point's) and the mean queueing delay (smoothed RTT minus the base RTT). Drop Tail, "
+        r"RED and CHOKe+ are the paper's searches. \emph{Made by rule \texttt{beyond}, script "
+        r"\texttt{analysis/beyond.py}.}}\label{tab:beyond:akella}\\",
+        r"\toprule queue & search & $\alpha_E$ & $\beta_E$ & conv. & goodput (Mb/s) & loss & "
+        r"efficiency & delay (ms) \\ \midrule\endhead",
+    ]
+    order = {q: i for i, q in enumerate(LABELS)}
+    modes = {"alpha": 0, "beta": 1, "joint": 2}
+    ne = ne.assign(_q=ne["queue"].map(order), _m=ne["mode"].map(modes)).sort_values(["_q", "_m"])
+    for r in ne.itertuples():
+        q = str(r.queue)
+        name = f"\\textbf{{{tex_escape(LABELS[q])}}}" if q in PER_FLOW else tex_escape(LABELS[q])
+        out.append(
+            f"{name} & {r.mode} & {_fmt(r.alpha_e)} & {_fmt(r.beta_e)} & "
+            f"{'yes' if r.converged else 'no'} & {_fmt(r.goodput)} & {_fmt(r.loss)} & "
+            f"{_fmt(r.efficiency)} & {_fmt(r.qdelay_ms)} \\\\"
+        )
+    out += [r"\bottomrule", r"\end{longtable}", ""]
+    return out
+
+
+def tex(
+    table: pd.DataFrame,
+    results: Mapping[str, tuple[bool, str]],
+    figures: Sequence[str],
+    fidelity: str,
+    akella: pd.DataFrame | None = None,
+) -> str:
+    """The chapter: its introduction, the summary table, Akella et al.'s searches, the
+    figures (``figures``: paths of their LaTeX snippets relative to paper/), the claims and
+    the conclusions."""
+    out = [
+        r"\section{Beyond the papers: today's queues}\label{sec:beyond}",
+        tex_escape(INTRO),
+        "",
+    ]
+    ak = akella if akella is not None else pd.DataFrame()
+    if table.empty and ak.empty:
+        out += [
+            r"\emph{Not made: the report has none of the papers whose scenarios this chapter "
+            r"runs (floyd1991, gao, akella2002).}",
+            "",
+        ]
+        return "\n".join(out)
+    out += summary_tex(table, fidelity)
+    out += akella_tex(ak, fidelity)
     out += [f"\\input{{{f}}}" for f in figures]
     out += [
         "",
@@ -278,15 +386,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--fidelity", required=True)
     ap.add_argument("--floyd", type=Path, help="tidy table of floyd1991 aqm01")
     ap.add_argument("--gao", type=Path, help="tidy table of gao aqm01")
+    ap.add_argument("--akella", type=Path, nargs="*", default=[], help="search records")
     ap.add_argument("--figure", action="append", default=[], help="LaTeX snippet to include")
     ap.add_argument("--tex", type=Path, required=True)
     ap.add_argument("--claims", type=Path, required=True)
     a = ap.parse_args(argv)
     floyd = pd.read_csv(a.floyd) if a.floyd else None
     gao = pd.read_csv(a.gao) if a.gao else None
-    results = claims(floyd, gao)
+    akella = akella_ne([json.loads(f.read_text()) for f in a.akella]) if a.akella else None
+    results = claims(floyd, gao, akella)
     a.tex.parent.mkdir(parents=True, exist_ok=True)
-    a.tex.write_text(tex(summary(floyd, gao), results, a.figure, a.fidelity))
+    a.tex.write_text(tex(summary(floyd, gao), results, a.figure, a.fidelity, akella))
     write_claims(results, a.claims)
     return 0
 

@@ -245,7 +245,9 @@ rule akella2002_tables:
     provenance."""
     input:
         searches=[
-            f"{AK.search_dir(s)}/search.json" for s in sorted(AK.searches) if not AK.searches[s].variant
+            f"{AK.search_dir(s)}/search.json"
+            for s in sorted(AK.searches)
+            if not AK.searches[s].variant and AK.searches[s].queue in akella.PAPER_QUEUES
         ],
         originals="config/originals/akella2002.yaml",
         code=code("analysis.plots.akella2002"),

@@ -87,9 +87,23 @@ BEYOND = {
 }
 
 
+# Akella et al.'s SACK searches behind every queue (the paper's and today's), none of the
+# sensitivity variants
+BEYOND_AKELLA = (
+    [
+        f"{AK.search_dir(s)}/search.json"
+        for s, spec in sorted(AK.searches.items())
+        if spec.tcp == "sack" and not spec.variant and s.endswith(("_alpha", "_beta", "_joint"))
+    ]
+    if "akella2002" in PAPERS
+    else []
+)
+
+
 rule beyond:
     input:
         tidy=list(BEYOND.values()),
+        akella=BEYOND_AKELLA,
         code=code("analysis.beyond"),
     output:
         tex="paper/generated/beyond.tex",
@@ -105,7 +119,7 @@ rule beyond:
         ),
     shell:
         "python -m analysis.beyond --fidelity {FIDELITY} {params.args} --tex {output.tex} "
-        "--claims {output.claims}" + LOGGED
+        "--claims {output.claims} --akella {input.akella}" + LOGGED
 
 
 # Run by the main Snakemake process, whatever the executor: the front page names the executor

@@ -117,5 +117,58 @@ def test_chapter_lists_every_claim(tmp_path) -> None:  # type: ignore[no-untyped
                         "--tex", str(out), "--claims", str(claims)]) == 0  # fmt: skip
     text = out.read_text()
     assert "\\input{generated/x.tex}" in text
-    assert text.count("not checked") == 2  # Gao's two claims: no Gao runs
+    assert text.count("not checked") == 4  # Gao's and Akella's two claims each: no runs
     assert claims.read_text().splitlines()[0] == "key,holds,detail"
+
+
+def record(queue: str, mode: str, goodput: float, loss: float, srtt: float = 0.13) -> dict:
+    """A search record as analysis.akella2002_search writes it (the fields read here)."""
+    return {
+        "search": f"sack_{queue}_{mode}",
+        "queue": queue,
+        "mode": mode,
+        "alpha_e": 2.0,
+        "beta_e": 0.6,
+        "converged": True,
+        "params": {"delay": 0.05, "access_delay": 0.005},
+        "ne": {"goodput": goodput, "loss": loss, "srtt": srtt},
+        "start_profile": {"goodput": 1.0, "loss": 0.01, "srtt": 0.125},
+    }
+
+
+def test_akella_ne_by_hand() -> None:
+    ne = beyond.akella_ne([record("fqcodel", "joint", 0.95, 0.02, srtt=0.135)])
+    r = ne.iloc[0]
+    assert r["efficiency"] == pytest.approx(0.95)  # 0.95 / 1.0
+    # base RTT 2 x (50 + 2 x 5) ms = 120 ms: 135 - 120
+    assert r["qdelay_ms"] == pytest.approx(15.0)
+
+
+def test_fqcodel_ne_efficient() -> None:
+    ok = beyond.akella_ne([record("fqcodel", "joint", 0.9, 0.02)])
+    assert beyond.claims(None, None, ok)["akella.fqcodel_ne_efficient"][0]
+    bad = beyond.akella_ne([record("fqcodel", "joint", 0.89, 0.02)])
+    holds, detail = beyond.claims(None, None, bad)["akella.fqcodel_ne_efficient"]
+    assert not holds and "0.89" in detail
+    # the alpha search does not decide it: the joint search's NE does
+    alpha_only = beyond.akella_ne([record("fqcodel", "alpha", 0.5, 0.02)])
+    assert "akella.fqcodel_ne_efficient" not in beyond.claims(None, None, alpha_only)
+
+
+def test_per_flow_tames_selfishness() -> None:
+    dt = record("droptail", "joint", 0.96, 0.18)
+    ok = beyond.akella_ne([dt, record("drr", "joint", 0.96, 0.05), record("sfq", "joint", 1, 0.1)])
+    assert beyond.claims(None, None, ok)["akella.per_flow_tames_selfishness"][0]
+    bad = beyond.akella_ne([dt, record("drr", "joint", 0.96, 0.05), record("sfq", "joint", 1, 0.2)])
+    holds, detail = beyond.claims(None, None, bad)["akella.per_flow_tames_selfishness"]
+    assert not holds and "SFQ 0.2" in detail
+    # without the paper's Drop Tail search there is nothing to compare with
+    alone = beyond.akella_ne([record("drr", "joint", 0.96, 0.05)])
+    assert "akella.per_flow_tames_selfishness" not in beyond.claims(None, None, alone)
+
+
+def test_chapter_with_akella_only() -> None:
+    ne = beyond.akella_ne([record("fqcodel", "joint", 0.95, 0.02)])
+    text = beyond.tex(beyond.summary(None, None), {}, [], "quick", ne)
+    assert "tab:beyond:akella" in text and "Not made" not in text
+    assert "\\textbf{FQ-CoDel} & joint & 2 & 0.6 & yes & 0.95 & 0.02 & 0.95 & 10" in text

@@ -5,7 +5,8 @@
 # (alpha_n, beta_n). AIMD via Agent/TCP increase_num_ (alpha packets per RTT) and
 # decrease_num_ (beta); always_decrease applies beta on every decrease (patch 0022).
 #
-#   S_i --access-- R1 ==bottleneck (queue: droptail | red | chokeplus)==> R2 --access-- D_i
+#   S_i --access-- R1 ==bottleneck (queue: droptail | red | chokeplus, or beyond the paper
+#                        sfq | drr | codel | fqcodel | pie)==> R2 --access-- D_i
 #
 # Everything is measured over the window [warmup, duration] (the paper discards the first
 # 50 s of 100 s). Writes:
@@ -21,7 +22,7 @@ source [file join [file dirname [info script]] .. lib experiment.tcl]
 
 experiment::param n             posint "number of flows (>= 2); flow n is the deviating flow F_n"
 experiment::param tcp           {enum tahoe reno newreno sack} "loss recovery of every flow (sack = Sack1 + SACK sink)"
-experiment::param queue         {enum droptail red chokeplus} "bottleneck queue discipline"
+experiment::param queue         {enum droptail red chokeplus sfq drr codel fqcodel pie} "bottleneck queue discipline (sfq and the rest: beyond the paper)"
 experiment::param alpha         nonneg "increase parameter of F_1..F_{n-1} (packets per RTT)"
 experiment::param beta          posnum "decrease parameter of F_1..F_{n-1}, in (0, 1)"
 experiment::param alpha_n       nonneg "increase parameter of F_n"
@@ -52,6 +53,7 @@ experiment::param duration      posnum "simulated time (s)"
 experiment::param warmup        nonneg "start of the measurement window (s); earlier data are discarded"
 experiment::param start_max     nonneg {flows start at independent U[0, start_max] s}
 experiment::param sample_interval posnum "sampling interval of srtt/rttvar in the window (s)"
+experiment::queue_params
 experiment::parse_args $argv
 experiment::require {[experiment::p n] >= 2} "n = [experiment::p n]: the TCP game needs at least 2 flows"
 foreach v {beta beta_n} {
@@ -75,7 +77,7 @@ experiment::gateway_setup [experiment::queue $r1 $r2] [experiment::p queue] [lis
     maxthresh [experiment::p red_maxthresh] q_weight [experiment::p red_q_weight] linterm [experiment::p red_linterm] \
     wait [experiment::p red_wait] gentle [experiment::p red_gentle] drop_rand false \
     mean_pktsize [experiment::p pkt_size] k [experiment::p choke_k] gamma1 [experiment::p choke_gamma1] \
-    gamma2 [experiment::p choke_gamma2]]
+    gamma2 [experiment::p choke_gamma2] {*}[experiment::queue_knobs [experiment::p buffer] [experiment::p pkt_size]]]
 # the reverse direction carries the ACKs only
 experiment::simplex $r2 $r1 [experiment::p bw] [experiment::p delay] DropTail [experiment::p other_buffer]
 for {set i 1} {$i <= $n} {incr i} {
@@ -83,6 +85,10 @@ for {set i 1} {$i <= $n} {incr i} {
     set dst($i) [$ns node]
     experiment::duplex $src($i) $r1 [experiment::p access_bw] [experiment::p access_delay] DropTail [experiment::p other_buffer]
     experiment::duplex $r2 $dst($i) [experiment::p access_bw] [experiment::p access_delay] DropTail [experiment::p other_buffer]
+}
+# DRR tells flows apart by source node: no two sources may share a bucket
+if {[experiment::p queue] eq "drr"} {
+    experiment::drr_distinct 1024 [lmap i [lsort -integer [array names src]] {set src($i)}]
 }
 set base_rtt [expr {2.0 * ([experiment::p delay] + 2.0 * [experiment::p access_delay])}]
 
