@@ -47,7 +47,8 @@ CAPTIONS = {
     "behind Drop Tail, RED and CHOKe gateways (periods after the first; mean over seeds); "
     "50\\,\\% is the max-min fair share at every gateway.",
     "aqm01": "Beyond the paper: connection 0's throughput behind today's queues at every "
-    "congested gateway (the same buffer of 60 packets; SACK, Increase-by-One, Reduce-by-Half; "
+    "congested gateway (the paper's gateway buffer for every queue; SACK, Increase-by-One, "
+    "Reduce-by-Half; "
     "periods after the first; mean over seeds). Solid: per-flow schedulers (SFQ, DRR, "
     "FQ-CoDel); dashed: one FIFO queue with a drop policy. Grey: Floyd's Corollary 6 for "
     "Increase-by-One ($r_0/r_1 = 2n-1$) as a share of the gateway's throughput; dotted: the "

@@ -65,8 +65,8 @@ CAPTIONS = {
     "aqm01": "Beyond the paper: Simulation 2's set-ups behind today's queues (SACK senders; "
     "the same buffer for every queue). Each flow kind's mean throughput over the max-min "
     "fair rate of such a flow; marks: mean over seeds, bars: range over seeds; log scale. "
-    "(a) Simulation 2.1: one UDP flow at 3\\,Mb/s and 32 TCP flows on 2\\,Mb/s; (b) "
-    "Simulation 2.2: ten UDP flows at 0.5\\,Mb/s and ten TCP flows on 1.5\\,Mb/s. Bold: "
+    "(a) Simulation 2.1's set-up, (b) Simulation 2.2's; each panel's title gives its flows "
+    "and link rate, as the runs recorded them. Bold: "
     "per-flow schedulers. ns-2's SFQ hashes the source and destination addresses without "
     "perturbation, and DRR classifies by source node.",
     "sens_low": "The low marker $L$, which the paper does not give for Simulations 2 and 3 "
