@@ -50,8 +50,13 @@ EFFICIENT = 0.9
 
 @dataclass(frozen=True)
 class BeyondClaim:
+    """A claim, and what the conclusions say when it holds and when it fails (both written
+    before the runs, so the paragraph follows the verdicts and nothing else)."""
+
     key: str
     statement: str
+    if_holds: str
+    if_fails: str
 
 
 CLAIMS = (
@@ -60,35 +65,60 @@ CLAIMS = (
         "Behind per-flow schedulers (SFQ, DRR, FQ-CoDel) connection 0 keeps at least half "
         f"its max-min fair share ({HALF_FAIR_PCT:g} % of the link) at every number of "
         "congested gateways.",
+        "Per-flow scheduling undoes the bias against the multi-hop connection of Floyd's "
+        "network: behind SFQ, DRR and FQ-CoDel it keeps at least half its fair share.",
+        "Per-flow scheduling does not wholly undo the bias against the multi-hop connection of "
+        "Floyd's network: behind at least one of SFQ, DRR and FQ-CoDel it falls below half its "
+        "fair share.",
     ),
     BeyondClaim(
         "floyd.delay_aqm_keeps_bias",
         "CoDel and PIE, which drop from one FIFO queue by its delay, leave connection 0 as "
         f"starved as RED does: at the largest n within {SAME_AS_RED_PTS:g} points of the "
         "link of RED's share.",
+        "Dropping by delay from one FIFO queue does not help the multi-hop connection: behind "
+        "CoDel and PIE it is as starved as behind RED.",
+        "Dropping by delay from one FIFO queue changes the multi-hop connection's lot: behind "
+        "CoDel or PIE its share is not RED's.",
     ),
     BeyondClaim(
         "gao.per_flow_polices_udp",
         "Behind per-flow schedulers (SFQ, DRR, FQ-CoDel) an unresponsive UDP flow gets at "
         f"most {POLICED_X_FAIR:g} times its max-min fair share, in both of Simulation 2's "
         "set-ups.",
+        "The per-flow schedulers police unresponsive UDP flows, the job Gao et al.'s "
+        "protocols give to per-flow drop rules.",
+        "Not every per-flow scheduler polices an unresponsive UDP flow to within "
+        f"{POLICED_X_FAIR:g} times its fair share.",
     ),
     BeyondClaim(
         "gao.delay_aqm_does_not_police",
         "Behind CoDel and PIE the UDP flow of Simulation 2.1 (3 Mb/s into 2 Mb/s) gets more "
         f"than {UNPOLICED_X_FAIR:g} times its max-min fair share: a delay-based AQM on one "
         "FIFO queue does not police a flow that ignores drops.",
+        "CoDel and PIE, each on one FIFO queue, do not police an unresponsive UDP flow: it "
+        "keeps its excess, as behind Drop Tail.",
+        "CoDel or PIE holds the UDP flow closer to its fair share than the criterion allows "
+        "for an unpoliced flow.",
     ),
     BeyondClaim(
         "akella.fqcodel_ne_efficient",
         "Behind FQ-CoDel the symmetric Nash equilibrium of the SACK joint search keeps at least "
         f"{EFFICIENT:.0%} of the total goodput of the all-AIMD(1, 0.5) point.".replace("%", " %"),
+        "In Akella et al.'s TCP game, selfish flows behind FQ-CoDel settle on an efficient "
+        "equilibrium.",
+        "In Akella et al.'s TCP game, selfish flows behind FQ-CoDel settle on an "
+        "inefficient equilibrium.",
     ),
     BeyondClaim(
         "akella.per_flow_tames_selfishness",
         "Behind per-flow schedulers (SFQ, DRR, FQ-CoDel) the SACK joint search's Nash "
         "equilibrium loses fewer packets than behind Drop Tail (the paper's inefficient "
         "equilibrium).",
+        "Behind every per-flow scheduler the game's equilibrium loses fewer packets than "
+        "the paper's Drop Tail one.",
+        "Behind at least one per-flow scheduler the game's equilibrium loses as many "
+        "packets as the paper's Drop Tail one, or more.",
     ),
 )
 
@@ -237,15 +267,17 @@ def claims(
 
 
 def conclusions(results: Mapping[str, tuple[bool, str]]) -> str:
-    """The chapter's conclusions: only what the computed claims say, each with its verdict."""
+    """The chapter's conclusions: for each computed claim the sentence written for its verdict
+    (``BeyondClaim.if_holds`` or ``if_fails``), nothing else."""
     checked = [c for c in CLAIMS if c.key in results]
     if not checked:
         return "No claim of this chapter was checked: its experiments were not run."
-    held = [c for c in checked if results[c.key][0]]
-    parts = [f"Of the {len(checked)} claims checked, {len(held)} hold."]
-    for c in checked:
-        holds, detail = results[c.key]
-        parts.append(f"{'Holds' if holds else 'Does not hold'}: {c.statement} ({detail}).")
+    held = sum(results[c.key][0] for c in checked)
+    parts = [
+        f"Of the {len(checked)} claims checked, {held} hold (the table above gives each "
+        "criterion and the values it read)."
+    ]
+    parts += [c.if_holds if results[c.key][0] else c.if_fails for c in checked]
     return " ".join(parts)
 
 

@@ -99,9 +99,19 @@ def test_delay_aqm_does_not_police() -> None:
 def test_conclusions_only_from_the_claims() -> None:
     results = {"gao.per_flow_polices_udp": (False, "SFQ 2.1")}
     text = beyond.conclusions(results)
-    assert text.startswith("Of the 1 claims checked, 0 hold.")
-    assert "Does not hold: Behind per-flow schedulers" in text and "(SFQ 2.1)" in text
+    claim = next(c for c in beyond.CLAIMS if c.key == "gao.per_flow_polices_udp")
+    assert text.startswith("Of the 1 claims checked, 0 hold")
+    assert claim.if_fails in text and claim.if_holds not in text
+    held = beyond.conclusions({"gao.per_flow_polices_udp": (True, "SFQ 1.2")})
+    assert "Of the 1 claims checked, 1 hold" in held and claim.if_holds in held
+    assert claim.if_fails not in held
     assert "No claim" in beyond.conclusions({})
+
+
+def test_every_claim_has_both_conclusions() -> None:
+    for c in beyond.CLAIMS:
+        assert c.if_holds.endswith(".") and c.if_fails.endswith(".")
+        assert c.if_holds != c.if_fails
 
 
 def test_chapter_without_its_papers() -> None:
