@@ -95,11 +95,14 @@ for _var, (_b, _seeds) in [(v, b) for v in ["", *AK.variants] for b in enumerate
             dir=AK_POINT_DIR,
             args=AK.point_args_pattern(_var),
             seeds=" ".join(str(s) for s in _seeds),
+            # ns's exact CPU time per seed (analysis.nsrun --cpu-log)
+            cpu=AK_POINT_DIR.replace(akella.POINTS_ROOT, "benchmarks/akella2002/points") + f"-b{_b}.cpu",
         group:
             SIM_GROUP
         shell:
-            "for s in {params.seeds}; do python -m analysis.nsrun --ns {input.ns} --script {input.script} "
-            "--out {params.dir}/s$s {params.args} seed=$s || exit 1; done"
+            "rm -f {params.cpu}; for s in {params.seeds}; do python -m analysis.nsrun --ns {input.ns} "
+            "--script {input.script} --out {params.dir}/s$s --cpu-log {params.cpu} {params.args} "
+            "seed=$s || exit 1; done"
 
 
 def ak_spec(w):

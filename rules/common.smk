@@ -116,11 +116,13 @@ rule sim:
         "benchmarks/{paper}/{exp}/{fidelity}/{run}.tsv"
     params:
         args=lambda w: run_args(w.paper, w.exp, w.run),
+        # ns's exact CPU time (analysis.nsrun --cpu-log), beside Snakemake's sampled benchmark
+        cpu="benchmarks/{paper}/{exp}/{fidelity}/{run}.cpu",
     group:
         SIM_GROUP
     shell:
-        "python -m analysis.nsrun --ns {input.ns} --script {input.script} "
-        "--out $(dirname {output}) {params.args}"
+        "rm -f {params.cpu}; python -m analysis.nsrun --ns {input.ns} --script {input.script} "
+        "--out $(dirname {output}) --cpu-log {params.cpu} {params.args}"
 
 
 rule analyse:

@@ -91,3 +91,24 @@ def test_total_pools_the_first_stage_of_every_experiment() -> None:
     # 30 s of CPU over the 2 batches that make runs is 15 s, but never less than the longest
     # experiment batched: its two stages of 10 s, one after another
     assert t.wall_batched_s() == pytest.approx(20.0)
+
+
+def _bench_tsv(path: Path, cpu: float) -> Path:
+    path.write_text(f"s\tcpu_time\n9.0\t{cpu}\n")
+    return path
+
+
+def test_finished_prefers_ns_cpu_logs(tmp_path: Path) -> None:
+    tsv = _bench_tsv(tmp_path / "p-b1.tsv", 0.5)
+    tsv.with_suffix(".cpu").write_text(
+        "r/s1\t1.25\tmade\nr/s2\t0.000\trestored\nr/s3\t1.75\tmade\n"
+    )
+    f = fc.Finished()
+    f.add(tsv, 3)
+    assert f.exact == [1.25, 1.75] and f.lower == []  # the restored run made no ns process
+
+
+def test_finished_without_a_log_is_a_lower_bound(tmp_path: Path) -> None:
+    f = fc.Finished()
+    f.add(_bench_tsv(tmp_path / "p-b1.tsv", 3.0), 4)
+    assert f.exact == [] and f.lower == [0.75]

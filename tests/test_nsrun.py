@@ -325,3 +325,58 @@ def test_the_key_covers_everything_that_makes_a_run(ns_binary: Path, tmp_path: P
     assert nsrun.run_key(ns, script, out, args) != base
     ns.with_name("ns.id").unlink()  # no identity: no key, so no store
     assert nsrun.run_key(ns, script, out, args) is None
+
+
+def _busy_ns(tmp_path: Path, ns_binary: Path, cpu_s: float) -> Path:
+    """A 'binary' with the real one's identity that spends ``cpu_s`` seconds of CPU, then
+    writes a complete summary."""
+    fake = tmp_path / "busy" / "ns"
+    fake.parent.mkdir()
+    fake.write_text(
+        f"#!{sys.executable}\n"
+        "import json, pathlib, sys, time\n"
+        f"while time.process_time() < {cpu_s}:\n"
+        "    pass\n"
+        "out = next(a[4:] for a in sys.argv if a.startswith('out='))\n"
+        "pathlib.Path(out, 'summary.json').write_text(json.dumps({'complete': True}))\n"
+    )
+    fake.chmod(0o755)
+    fake.with_name("ns.id").write_text(nsrun.ns_identity(ns_binary) + "\n")
+    return fake
+
+
+def test_cpu_log_has_ns_cpu_time(ns_binary: Path, params: dict, tmp_path: Path) -> None:
+    log = tmp_path / "bench" / "run.cpu"
+    busy = _busy_ns(tmp_path, ns_binary, 0.6)
+    nsrun.run(busy, SCRIPT, tmp_path / "a", params, cpu_log=log)
+    nsrun.run(busy, SCRIPT, tmp_path / "b", {**params, "seed": 2}, cpu_log=log)
+    lines = [line.split("\t") for line in log.read_text().splitlines()]
+    assert [(p, how) for p, _, how in lines] == [
+        (str(tmp_path / "a"), "made"),
+        (str(tmp_path / "b"), "made"),
+    ]
+    # 0.6 s spent by the child, plus an interpreter's start-up; not the parent's time
+    assert all(0.6 <= float(cpu) < 1.5 for _, cpu, _ in lines)
+
+
+def test_cpu_log_marks_a_restored_run(
+    ns_binary: Path, params: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(nsrun.STORE_ENV, str(tmp_path / "store"))
+    log = tmp_path / "run.cpu"
+    nsrun.run(ns_binary, SCRIPT, tmp_path / "run", params, cpu_log=log)
+    shutil.rmtree(tmp_path / "run")
+    nsrun.run(ns_binary, SCRIPT, tmp_path / "run", params, cpu_log=log)
+    (made, restored) = [line.split("\t") for line in log.read_text().splitlines()]
+    assert made[2] == "made" and float(made[1]) > 0
+    assert restored[2] == "restored" and float(restored[1]) == 0
+
+
+def test_cpu_log_from_the_command_line(ns_binary: Path, params: dict, tmp_path: Path) -> None:
+    log = tmp_path / "run.cpu"
+    args = [f"{k}={nsrun.format_value(v)}" for k, v in params.items()]
+    rc = nsrun.main(["--ns", str(ns_binary), "--script", str(SCRIPT), "--out",
+                     str(tmp_path / "run"), "--cpu-log", str(log), *args])  # fmt: skip
+    assert rc == 0
+    ((out, cpu, how),) = [line.split("\t") for line in log.read_text().splitlines()]
+    assert out == str(tmp_path / "run") and how == "made" and float(cpu) > 0
