@@ -375,6 +375,19 @@ def _run_locked(
     return summary, False
 
 
+def read_cpu_log(path: Path) -> dict[str, tuple[float, bool]]:
+    """A ``--cpu-log`` file: each run's output folder -> (ns's CPU seconds, made: False for a
+    run restored from the store, which made no ns process). A run logged twice keeps its
+    last line."""
+    out: dict[str, tuple[float, bool]] = {}
+    for line in path.read_text().splitlines():
+        run_out, cpu, how = line.split("\t")
+        if how not in ("made", "restored"):
+            raise ValueError(f"{path}: '{how}' is neither made nor restored")
+        out[run_out] = (float(cpu), how == "made")
+    return out
+
+
 def _children_cpu() -> float:
     """User + system CPU seconds of this process's reaped children so far."""
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -380,3 +380,12 @@ def test_cpu_log_from_the_command_line(ns_binary: Path, params: dict, tmp_path: 
     assert rc == 0
     ((out, cpu, how),) = [line.split("\t") for line in log.read_text().splitlines()]
     assert out == str(tmp_path / "run") and how == "made" and float(cpu) > 0
+
+
+def test_read_cpu_log(tmp_path: Path) -> None:
+    log = tmp_path / "run.cpu"
+    log.write_text("r/s1\t1.500\tmade\nr/s2\t0.000\trestored\nr/s1\t2.250\tmade\n")
+    assert nsrun.read_cpu_log(log) == {"r/s1": (2.25, True), "r/s2": (0.0, False)}
+    log.write_text("r/s1\t1.5\tguessed\n")
+    with pytest.raises(ValueError, match="neither made nor restored"):
+        nsrun.read_cpu_log(log)
