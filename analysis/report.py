@@ -17,7 +17,7 @@ from dataclasses import astuple
 from pathlib import Path
 
 from analysis import config as conf
-from analysis import latex, reference
+from analysis import latex, nsrun, reference
 from analysis.cli import params_json
 from analysis.compare import (
     CLASSES,
@@ -170,7 +170,10 @@ def build_cost(benchmarks: Path, papers: Sequence[str], fidelity: str) -> tuple[
     """The jobs that made this report's results and their CPU seconds, from Snakemake's
     benchmark files (one per job): the ns fetch and build, and every job of ``papers`` at
     ``fidelity`` (a file under benchmarks/<paper>/ with the fidelity as a folder of its
-    path). ValueError naming a file without a cpu_time column."""
+    path). Snakemake samples a job's processes, so its cpu_time misses much of short ns runs;
+    where a job logged its ns runs' own CPU (``<benchmark>.cpu``, analysis.nsrun --cpu-log)
+    and their sum is larger, that sum counts. ValueError naming a file without a cpu_time
+    column."""
     files = [benchmarks / "ns2_fetch.tsv", benchmarks / "build_ns.tsv"]
     for paper in papers:
         files += [f for f in (benchmarks / paper).rglob("*.tsv") if fidelity in f.parts]
@@ -183,8 +186,13 @@ def build_cost(benchmarks: Path, papers: Sequence[str], fidelity: str) -> tuple[
         if "cpu_time" not in head or len(lines) < 2:
             raise ValueError(f"{f}: not a Snakemake benchmark file (no cpu_time)")
         value = lines[-1].split("\t")[head.index("cpu_time")]
+        sampled = float(value) if value not in ("", "NA", "-") else 0.0
+        log = f.with_suffix(".cpu")
+        made = (
+            sum(c for c, ran in nsrun.read_cpu_log(log).values() if ran) if log.is_file() else 0.0
+        )
         jobs += 1
-        cpu += float(value) if value not in ("", "NA", "-") else 0.0
+        cpu += max(sampled, made)
     return jobs, cpu
 
 

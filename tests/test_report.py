@@ -240,6 +240,13 @@ def test_front_page_states_executor_jobs_and_cpu(tmp_path: Path) -> None:
     bench("gao/claims/quick/claims.tsv", "NA")  # a job too short to measure: counted, 0 s
     assert report.build_cost(tmp_path, ["gao"], "quick") == (4, 330.5)
     assert report.build_cost(tmp_path, ["gao", "tang"], "quick") == (5, 335.5)
+    # ns's own CPU, logged by the job, counts where Snakemake's sampling saw less of it
+    log = tmp_path / "gao/fig02/quick/g_s1.cpu"
+    log.write_text("results/gao/fig02/quick/g_s1\t12.5\tmade\n")
+    assert report.build_cost(tmp_path, ["gao"], "quick") == (4, 333.0)
+    log.write_text("results/gao/fig02/quick/g_s1\t0.0\trestored\n")  # no ns ran
+    assert report.build_cost(tmp_path, ["gao"], "quick") == (4, 330.5)
+    log.unlink()
     tex = report.build_tex("quick", "a47ff284", ["0001-x.patch"], "slurm", 1138, 5400.0)
     assert "\\newcommand{\\reportExecutor}{slurm}" in tex
     assert "\\newcommand{\\reportJobs}{1,138}" in tex
