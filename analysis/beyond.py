@@ -202,21 +202,31 @@ def claims(
     out: dict[str, tuple[bool, str]] = {}
     if akella is not None and not akella.empty:
         joint = akella[akella["mode"] == "joint"].set_index("queue")
+        # a search that stopped at its cap without converging found no equilibrium: a claim
+        # about the equilibrium behind that queue fails, and says why
+        unconverged = {q for q in joint.index if not bool(joint.loc[q, "converged"])}
+
+        def no_ne(queues: Sequence[str]) -> str:
+            bad = [LABELS[q] for q in queues if q in unconverged]
+            return f"; no equilibrium (search not converged): {', '.join(bad)}" if bad else ""
+
         if "fqcodel" in joint.index:
             e = float(joint.loc["fqcodel", "efficiency"])
             out["akella.fqcodel_ne_efficient"] = (
-                e >= EFFICIENT,
+                e >= EFFICIENT and "fqcodel" not in unconverged,
                 f"goodput at the NE over the all-AIMD(1, 0.5) point's >= {EFFICIENT:g}: {_fmt(e)} "
                 f"(NE ({_fmt(joint.loc['fqcodel', 'alpha_e'])}, "
-                f"{_fmt(joint.loc['fqcodel', 'beta_e'])}))",
+                f"{_fmt(joint.loc['fqcodel', 'beta_e'])}))" + no_ne(["fqcodel"]),
             )
         per_flow = [q for q in PER_FLOW if q in joint.index]
         if "droptail" in joint.index and per_flow:
             dt = float(joint.loc["droptail", "loss"])
             out["akella.per_flow_tames_selfishness"] = (
-                all(float(joint.loc[q, "loss"]) < dt for q in per_flow),
+                all(float(joint.loc[q, "loss"]) < dt for q in per_flow)
+                and not unconverged & {"droptail", *per_flow},
                 f"loss rate at the NE below Drop Tail's {_fmt(dt)}: "
-                + ", ".join(f"{LABELS[q]} {_fmt(float(joint.loc[q, 'loss']))}" for q in per_flow),
+                + ", ".join(f"{LABELS[q]} {_fmt(float(joint.loc[q, 'loss']))}" for q in per_flow)
+                + no_ne(["droptail", *per_flow]),
             )
     if floyd is not None and not floyd.empty:
         m = floyd_conn0(floyd)

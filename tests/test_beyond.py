@@ -131,7 +131,9 @@ def test_chapter_lists_every_claim(tmp_path) -> None:  # type: ignore[no-untyped
     assert claims.read_text().splitlines()[0] == "key,holds,detail"
 
 
-def record(queue: str, mode: str, goodput: float, loss: float, srtt: float = 0.13) -> dict:
+def record(
+    queue: str, mode: str, goodput: float, loss: float, srtt: float = 0.13, converged: bool = True
+) -> dict:
     """A search record as analysis.akella2002_search writes it (the fields read here)."""
     return {
         "search": f"sack_{queue}_{mode}",
@@ -139,7 +141,7 @@ def record(queue: str, mode: str, goodput: float, loss: float, srtt: float = 0.1
         "mode": mode,
         "alpha_e": 2.0,
         "beta_e": 0.6,
-        "converged": True,
+        "converged": converged,
         "params": {"delay": 0.05, "access_delay": 0.005},
         "ne": {"goodput": goodput, "loss": loss, "srtt": srtt},
         "start_profile": {"goodput": 1.0, "loss": 0.01, "srtt": 0.125},
@@ -182,3 +184,17 @@ def test_chapter_with_akella_only() -> None:
     text = beyond.tex(beyond.summary(None, None), {}, [], "quick", ne)
     assert "tab:beyond:akella" in text and "Not made" not in text
     assert "\\textbf{FQ-CoDel} & joint & 2 & 0.6 & yes & 0.95 & 0.02 & 0.95 & 10" in text
+
+
+def test_an_unconverged_search_decides_no_akella_claim() -> None:
+    """A search stopped at its cap found no equilibrium: the claims about it fail, saying so,
+    whatever its last pick's numbers."""
+    cycling = beyond.akella_ne([record("fqcodel", "joint", 0.99, 0.02, converged=False)])
+    holds, detail = beyond.claims(None, None, cycling)["akella.fqcodel_ne_efficient"]
+    assert not holds and "not converged): FQ-CoDel" in detail
+    dt = record("droptail", "joint", 0.96, 0.18)
+    sfq = record("sfq", "joint", 1, 0.01, converged=False)
+    holds, detail = beyond.claims(None, None, beyond.akella_ne([dt, sfq]))[
+        "akella.per_flow_tames_selfishness"
+    ]
+    assert not holds and "not converged): SFQ" in detail
