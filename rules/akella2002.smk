@@ -74,6 +74,8 @@ wildcard_constraints:
 for _var, (_b, _seeds) in [(v, b) for v in ["", *AK.variants] for b in enumerate(AK.seed_batches, 1)]:
     AK_POINT_DIR = AK.point_dir_pattern(_var)
     AK_POINT = AK_POINT_DIR.replace("{", "{{").replace("}", "}}")  # for expand()
+    # the batch job's Snakemake benchmark (.tsv) and ns's own CPU log (.cpu) beside it
+    AK_BENCH = AK_POINT_DIR.replace(akella.POINTS_ROOT, "benchmarks/akella2002/points") + f"-b{_b}"
 
     rule:
         """One batch of a point's runs (its seeds in this batch)."""
@@ -90,13 +92,13 @@ for _var, (_b, _seeds) in [(v, b) for v in ["", *AK.variants] for b in enumerate
         log:  # each run's ns output, written by analysis.nsrun
             expand(AK_POINT + "/s{seed}/ns.log", seed=_seeds),
         benchmark:
-            AK_POINT_DIR.replace(akella.POINTS_ROOT, "benchmarks/akella2002/points") + f"-b{_b}.tsv"
+            AK_BENCH + ".tsv"
         params:
             dir=AK_POINT_DIR,
             args=AK.point_args_pattern(_var),
             seeds=" ".join(str(s) for s in _seeds),
             # ns's exact CPU time per seed (analysis.nsrun --cpu-log)
-            cpu=AK_POINT_DIR.replace(akella.POINTS_ROOT, "benchmarks/akella2002/points") + f"-b{_b}.cpu",
+            cpu=AK_BENCH + ".cpu",
         group:
             SIM_GROUP
         shell:

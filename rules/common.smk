@@ -99,6 +99,10 @@ GENERIC_STEPS = sorted(
 )
 
 
+# a run's Snakemake benchmark (.tsv) and ns's own CPU log (.cpu, analysis.nsrun --cpu-log)
+SIM_BENCH = "benchmarks/{paper}/{exp}/{fidelity}/{run}"
+
+
 rule sim:
     """One ns run of a paper's experiment (Akella et al.'s points, deeper under
     results/akella2002/points/, are rules/akella2002.smk's)."""
@@ -113,11 +117,10 @@ rule sim:
     log:
         "results/{paper}/{exp}/{fidelity}/{run}/ns.log",
     benchmark:
-        "benchmarks/{paper}/{exp}/{fidelity}/{run}.tsv"
+        SIM_BENCH + ".tsv"
     params:
         args=lambda w: run_args(w.paper, w.exp, w.run),
-        # ns's exact CPU time (analysis.nsrun --cpu-log), beside Snakemake's sampled benchmark
-        cpu="benchmarks/{paper}/{exp}/{fidelity}/{run}.cpu",
+        cpu=SIM_BENCH + ".cpu",
     group:
         SIM_GROUP
     shell:
