@@ -14,9 +14,9 @@ from analysis import nsrun
 # rules call `python`: the interpreter running snakemake (the venv's), activated or not
 os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 
-CONFIG_FILES = ["config/config.yaml", *sorted(str(p) for p in Path("config/experiments").glob("*.yaml"))]
+CONFIG_FILES = [str(p) for p in conf.config_files()]
 try:  # Snakemake's own message for bad YAML names neither the file nor the line
-    conf.load([Path(f) for f in CONFIG_FILES])
+    conf.load(conf.config_files())
 except conf.ConfigError as _e:
     sys.stderr.write(f"\n{_e}\n\n")
     sys.exit(1)

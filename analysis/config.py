@@ -403,6 +403,26 @@ def items(config: dict, paper: str) -> dict[str, Item]:
     }
 
 
+def item_files(it: Item) -> list[str]:
+    """The files the report includes for one item: its figure or table, the numbers file its
+    step writes and, for the claims, the checks."""
+    out: list[str] = []
+    if it.kind == "figure":
+        out += [f"figures/{it.paper}/{it.name}.pdf", f"paper/generated/{it.paper}/{it.name}.tex"]
+    elif it.kind == "table":
+        out.append(f"paper/generated/{it.paper}/{it.name}.tex")
+    out.append(f"paper/generated/{it.paper}/numbers-{it.step}.csv")
+    if it.kind == "claims":
+        out.append(f"paper/generated/{it.paper}/claims-checks.csv")
+    return out
+
+
+def config_files(root: Path = Path(".")) -> list[Path]:
+    """The config files, in the order Snakemake reads them (later keys win)."""
+    experiments = sorted((root / "config" / "experiments").glob("*.yaml"))
+    return [root / "config" / "config.yaml", *experiments]
+
+
 def dotted(tree: dict, path: str, where: str) -> object:
     """The value at ``a.b.c`` under ``tree``; a ConfigError names ``where`` and the path."""
     node: object = tree

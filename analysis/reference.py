@@ -11,9 +11,21 @@ Usage::
     python -m analysis.reference make PAPER [--fidelity paper] [--cores 2]
         (scripts/paper-fidelity.sh): make PAPER at the fidelity with Snakemake, timed (wall;
         CPU of every process of the run), and record it as paper/reference/PAPER-FIDELITY.csv
+    python -m analysis.reference make PAPER --steps S [S ...]: a batch of PAPER's analysis
+        steps only (their figures, tables and numbers), recorded as a part,
+        paper/reference/parts/PAPER-FIDELITY.S+S.csv, with the rows their numbers decide; then
+        the parts are assembled into paper/reference/PAPER-FIDELITY.csv (as ``assemble``)
+    python -m analysis.reference assemble PAPER [--fidelity paper]
     python -m analysis.reference record --paper P --fidelity F --diff paper/generated/diff.csv \\
         --commit SHA --ns-id build/ns2/bin/ns.id --wall-s W --cpu-s C --jobs N --date D \\
         [--attempts K] --out CSV
+
+Batches: a paper whose run takes longer than a session (or than one machine lasts) is made
+a few steps at a time, each batch within a couple of hours. Each part names its own commit,
+ns identity and times; the assembled reference adds them up and says which steps it does not
+hold yet (their rows are not recorded, not "missing"). Only when every step is recorded does a
+published number that no step writes count as missing. Parts made by different ns binaries
+are not assembled.
 
 A make cut off (a session's end, Ctrl-C, a failed job) records nothing but its attempt, in
 ``logs/paper-fidelity-PAPER-FIDELITY.attempts.tsv``; the next make resumes, and the
@@ -23,23 +35,36 @@ reference's wall and CPU times are the sums over all attempts (its ``attempts`` 
 from __future__ import annotations
 
 import argparse
-import io
 import re
 import resource
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from analysis.compare import VERDICTS, Row, counted_verdicts, csv_text, parse_csv, read_csv
+from analysis import config as conf
+from analysis.compare import (
+    VERDICTS,
+    Row,
+    counted_verdicts,
+    csv_text,
+    diff_rows,
+    gather,
+    load_originals,
+    parse_csv,
+    read_csv,
+)
 
 REFERENCE_DIR = "paper/reference"
+#: one file per batch of steps of a paper made at a fidelity (``make --steps``)
+PARTS_DIR = f"{REFERENCE_DIR}/parts"
 #: the provenance every reference records, in this order
 META = ("paper", "fidelity", "commit", "ns_id", "wall_s", "cpu_s", "jobs", "date")
-#: recorded when known: how many Snakemake runs (attempts) the wall and CPU times add up
-OPTIONAL_META = ("attempts",)
+#: recorded when known: how many Snakemake runs (attempts) the wall and CPU times add up; for
+#: a run made in batches: the steps it holds, those it does not hold yet, and how many parts
+OPTIONAL_META = ("attempts", "steps", "steps_missing", "parts")
 #: one line per attempt of ``make`` (logs/, not committed): a run cut off resumes in the
 #: next attempt, and the reference's times are the sum over all attempts
 LEDGER_COLUMNS = ("started", "commit", "wall_s", "cpu_s", "exit", "how")
@@ -65,7 +90,7 @@ def write(ref: Reference, out: Path) -> None:
     others = sorted({r.paper for r in ref.rows} - {ref.meta["paper"]})
     if others:
         raise ValueError(f"reference of {ref.meta['paper']}: rows of {', '.join(others)}")
-    if not ref.rows:
+    if not ref.rows and "steps" not in ref.meta:  # a batch's steps may decide no number
         raise ValueError(f"reference of {ref.meta['paper']}: no rows")
     keys = [*META, *(k for k in OPTIONAL_META if k in ref.meta)]
     head = "".join(f"# {k}: {ref.meta[k]}\n" for k in keys)
@@ -103,7 +128,12 @@ def moved(own: Sequence[Row], ref: Reference) -> list[tuple[Row, Row]]:
 
 def _record(a: argparse.Namespace) -> int:
     rows = [r for r in read_csv(a.diff) if r.paper == a.paper]
-    meta: Mapping[str, str] = {
+    _write(Reference(_provenance(a), rows), a.out)
+    return 0
+
+
+def _provenance(a: argparse.Namespace) -> dict[str, str]:
+    return {
         "paper": a.paper,
         "fidelity": a.fidelity,
         "commit": a.commit,
@@ -114,13 +144,115 @@ def _record(a: argparse.Namespace) -> int:
         "date": a.date,
         **({"attempts": str(a.attempts)} if getattr(a, "attempts", None) else {}),
     }
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    write(Reference(dict(meta), rows), a.out)
-    buf = io.StringIO()
-    counts = counted_verdicts(rows)
-    buf.write(f"{a.out}: {len(rows)} rows; published results ok/off/missing = ")
-    buf.write(" / ".join(str(counts[v]) for v in VERDICTS) + "\n")
-    sys.stdout.write(buf.getvalue())
+
+
+def _write(ref: Reference, out: Path) -> None:
+    """Write a reference and say what it holds."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write(ref, out)
+    counts = counted_verdicts(ref.rows)
+    held = f" (steps {ref.meta['steps']})" if "steps" in ref.meta else ""
+    sys.stdout.write(
+        f"{out}: {len(ref.rows)} rows{held}; published results ok/off/missing = "
+        + " / ".join(str(counts[v]) for v in VERDICTS)
+        + "\n"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# batches: a paper made a few steps at a time
+# ---------------------------------------------------------------------------------------------
+
+
+def paper_steps(root: Path, paper: str, fidelity: str) -> list[str]:
+    """The analysis steps of PAPER's items made at FIDELITY, in config order: a step whose
+    item reads an experiment without that fidelity level is not made there."""
+    cfg = conf.load(conf.config_files(root))
+    if paper not in cfg.get("papers", []):
+        raise ValueError(f"no paper {paper!r}; one of {', '.join(cfg.get('papers', []))}")
+    exps = cfg[paper].get("experiments", {})
+
+    def made(e: str) -> bool:
+        levels = exps.get(e, {}).get("fidelity")
+        return not isinstance(levels, dict) or fidelity in levels
+
+    items = conf.items(cfg, paper).values()
+    return list(dict.fromkeys(it.step for it in items if all(map(made, it.experiments))))
+
+
+def step_targets(root: Path, paper: str, steps: Sequence[str]) -> list[str]:
+    """The files a batch of steps makes: its items' figures, tables and numbers."""
+    cfg = conf.load(conf.config_files(root))
+    items = [it for it in conf.items(cfg, paper).values() if it.step in steps]
+    return list(dict.fromkeys(f for it in items for f in conf.item_files(it)))
+
+
+def part_path(paper: str, fidelity: str, steps: Sequence[str]) -> str:
+    return f"{PARTS_DIR}/{paper}-{fidelity}.{'+'.join(steps)}.csv"
+
+
+def part_rows(root: Path, paper: str, steps: Sequence[str]) -> list[Row]:
+    """The diff rows of PAPER that the numbers of STEPS decide (numbers-<step>.csv)."""
+    files = [root / "paper" / "generated" / paper / f"numbers-{s}.csv" for s in steps]
+    g = gather(root / "config" / "originals", files, [paper])
+    return [r for r in diff_rows(g.originals, g.numbers) if (paper, r.key) in g.numbers]
+
+
+def assemble(root: Path, paper: str, fidelity: str) -> Reference:
+    """One reference from the parts of PAPER at FIDELITY: their rows, their times added up,
+    their commits; the steps not recorded yet in ``steps_missing``. When every step is
+    recorded, a published number that none writes is a missing row. ValueError when there is
+    no part, a step is in two parts, or the parts were made by different ns binaries."""
+    files = sorted((root / PARTS_DIR).glob(f"{paper}-{fidelity}.*.csv"))
+    if not files:
+        raise ValueError(f"no parts of {paper} at {fidelity} fidelity in {PARTS_DIR}/")
+    parts = [read(f) for f in files]
+    steps = paper_steps(root, paper, fidelity)
+    where: dict[str, Path] = {}
+    for f, ref in zip(files, parts, strict=True):
+        for st in ref.meta.get("steps", "").split():
+            if st not in steps:
+                raise ValueError(f"{f}: {paper} has no step {st!r} at {fidelity} fidelity")
+            if st in where:
+                raise ValueError(f"step {st} is in two parts: {where[st].name} and {f.name}")
+            where[st] = f
+    ns = sorted({ref.meta["ns_id"] for ref in parts})
+    if len(ns) > 1:
+        raise ValueError(
+            f"the parts of {paper} at {fidelity} were made by different ns binaries "
+            f"({', '.join(ns)}): make them again with one"
+        )
+    originals = load_originals(root / "config" / "originals" / f"{paper}.yaml")
+    rows = {r.key: r for ref in parts for r in ref.rows}
+    not_yet = [st for st in steps if st not in where]
+    if not not_yet:  # every step recorded: what none of them wrote is missing
+        rows.update({r.key: r for r in diff_rows(originals, {}) if r.key not in rows})
+    order = {p.key: k for k, p in enumerate(originals)}
+    meta = {
+        "paper": paper,
+        "fidelity": fidelity,
+        "commit": " ".join(dict.fromkeys(ref.meta["commit"] for ref in parts)),
+        "ns_id": ns[0],
+        "wall_s": f"{sum(float(ref.meta['wall_s']) for ref in parts):.0f}",
+        "cpu_s": f"{sum(float(ref.meta['cpu_s']) for ref in parts):.0f}",
+        "jobs": str(sum(int(ref.meta["jobs"]) for ref in parts)),
+        "date": max(ref.meta["date"] for ref in parts),
+        "attempts": str(sum(int(ref.meta.get("attempts", "1")) for ref in parts)),
+        "steps": " ".join(st for st in steps if st in where),
+        **({"steps_missing": " ".join(not_yet)} if not_yet else {}),
+        "parts": str(len(parts)),
+    }
+    return Reference(meta, sorted(rows.values(), key=lambda r: order.get(r.key, len(order))))
+
+
+def _assemble(root: Path, paper: str, fidelity: str) -> int:
+    out = root / reference_path(paper, fidelity)
+    if out.exists() and "parts" not in read(out).meta:
+        raise ValueError(
+            f"{out.relative_to(root)} records a whole run, which parts do not replace: "
+            "remove it first to record this paper in batches"
+        )
+    _write(assemble(root, paper, fidelity), out)
     return 0
 
 
@@ -137,8 +269,13 @@ class Attempt:
     how: str = "rusage"
 
 
-def ledger_path(root: Path, paper: str, fidelity: str) -> Path:
-    return root / "logs" / f"paper-fidelity-{paper}-{fidelity}.attempts.tsv"
+def run_name(paper: str, fidelity: str, steps: Sequence[str] = ()) -> str:
+    """paper-fidelity-PAPER-FIDELITY[.S+S]: the name of one run's log and ledger in logs/"""
+    return f"paper-fidelity-{paper}-{fidelity}" + (f".{'+'.join(steps)}" if steps else "")
+
+
+def ledger_path(root: Path, paper: str, fidelity: str, steps: Sequence[str] = ()) -> Path:
+    return root / "logs" / f"{run_name(paper, fidelity, steps)}.attempts.tsv"
 
 
 def add_attempt(path: Path, att: Attempt) -> None:
@@ -182,6 +319,16 @@ TRACKED = ("Snakefile", "analysis", "rules", "tcl", "config", "ns2-patches")
 
 def _make(a: argparse.Namespace) -> int:
     root = Path(__file__).resolve().parent.parent
+    steps: list[str] = list(dict.fromkeys(a.steps or []))
+    if steps:  # bad input stops before any run
+        known = paper_steps(root, a.paper, a.fidelity)
+        unknown = [st for st in steps if st not in known]
+        if unknown:
+            raise ValueError(
+                f"{a.paper} has no step {', '.join(unknown)} at {a.fidelity} fidelity; "
+                f"its steps: {' '.join(known)}"
+            )
+        steps = [st for st in known if st in steps]  # one name per batch, in config order
     dirty = subprocess.run(
         ["git", "status", "--porcelain", "--untracked-files=no", "--", *TRACKED],
         cwd=root, capture_output=True, text=True, check=True,
@@ -198,14 +345,16 @@ def _make(a: argparse.Namespace) -> int:
     commit = subprocess.run(
         ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
     ).stdout.strip()
-    log = root / "logs" / f"paper-fidelity-{a.paper}-{a.fidelity}.log"
-    ledger = ledger_path(root, a.paper, a.fidelity)
+    log = root / "logs" / f"{run_name(a.paper, a.fidelity, steps)}.log"
+    ledger = ledger_path(root, a.paper, a.fidelity, steps)
     earlier = read_ledger(ledger)
     log.parent.mkdir(parents=True, exist_ok=True)
     smk = Path(sys.executable).with_name("snakemake")
-    cmd = [str(smk), "--cores", str(a.cores), "--config", f"fidelity={a.fidelity}"]
-    cmd.append(f"papers=[{a.paper}]")
-    print(f"making {a.paper} at {a.fidelity} on {a.cores} cores (log: {log}) ...", flush=True)
+    # the targets before --config, which takes every word after it
+    cmd = [str(smk), "--cores", str(a.cores), *step_targets(root, a.paper, steps)]
+    cmd += ["--config", f"fidelity={a.fidelity}", f"papers=[{a.paper}]"]
+    what = f"{a.paper} (steps {' '.join(steps)})" if steps else a.paper
+    print(f"making {what} at {a.fidelity} on {a.cores} cores (log: {log}) ...", flush=True)
     if earlier:
         w, c = totals(earlier)
         print(f"  resuming after {len(earlier)} attempt(s): {w:.0f} s wall, {c:.0f} s CPU so far")
@@ -238,21 +387,26 @@ def _make(a: argparse.Namespace) -> int:
     # this attempt's jobs, and those earlier attempts finished (they are not made again)
     jobs = int(done[-1][1]) if done else 0
     jobs += jobs_done(text[: text.rindex("=== attempt started")])
-    rc = _record(
-        argparse.Namespace(
-            paper=a.paper,
-            fidelity=a.fidelity,
-            diff=root / "paper" / "generated" / "diff.csv",
-            commit=commit,
-            ns_id=root / "build" / "ns2" / "bin" / "ns.id",
-            wall_s=wall,
-            cpu_s=cpu_s,
-            jobs=jobs,
-            date=time.strftime("%Y-%m-%d", time.gmtime()),
-            attempts=len(attempts),
-            out=root / reference_path(a.paper, a.fidelity),
-        )
+    run = argparse.Namespace(
+        paper=a.paper,
+        fidelity=a.fidelity,
+        diff=root / "paper" / "generated" / "diff.csv",
+        commit=commit,
+        ns_id=root / "build" / "ns2" / "bin" / "ns.id",
+        wall_s=wall,
+        cpu_s=cpu_s,
+        jobs=jobs,
+        date=time.strftime("%Y-%m-%d", time.gmtime()),
+        attempts=len(attempts),
+        out=root / reference_path(a.paper, a.fidelity),
     )
+    if steps:
+        meta = {**_provenance(run), "steps": " ".join(steps)}
+        part = Reference(meta, part_rows(root, a.paper, steps))
+        _write(part, root / part_path(a.paper, a.fidelity, steps))
+        rc = _assemble(root, a.paper, a.fidelity)
+    else:
+        rc = _record(run)
     # the next make of this paper and fidelity starts a ledger of its own
     ledger.rename(ledger.with_name(f"{ledger.stem}.{started[:10]}.tsv"))
     return rc
@@ -275,6 +429,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     m.add_argument("paper")
     m.add_argument("--fidelity", default="paper")
     m.add_argument("--cores", type=int, default=2)
+    m.add_argument(
+        "--steps",
+        nargs="+",
+        metavar="STEP",
+        help="only these analysis steps (a batch), recorded as a part and assembled",
+    )
+    s_ = sub.add_parser("assemble", help="assemble a paper's parts into its reference")
+    s_.add_argument("paper")
+    s_.add_argument("--fidelity", default="paper")
     r = sub.add_parser("record", help="record a finished run's diff")
     r.add_argument("--paper", required=True)
     r.add_argument("--fidelity", required=True)
@@ -289,6 +452,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--out", type=Path, required=True)
     a = ap.parse_args(argv)
     try:
+        if a.what == "assemble":
+            return _assemble(Path.cwd(), a.paper, a.fidelity)
         return _make(a) if a.what == "make" else _record(a)
     except ValueError as e:
         ap.error(str(e))

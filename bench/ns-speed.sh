@@ -37,12 +37,11 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 scenario() {
   (cd "$here" && "$py" - "$@" <<'PY'
 import sys
-from pathlib import Path
 from analysis import config as conf
 from analysis.nsrun import format_value
 paper, exp, key, value, sim_s = sys.argv[1:6]
 overrides = dict(a.split("=", 1) for a in sys.argv[6:])
-cfg = conf.load([Path("config/config.yaml"), *sorted(Path("config/experiments").glob("*.yaml"))])
+cfg = conf.load(conf.config_files())
 runs = [r for r in conf.runs(cfg, paper, exp, "paper") if r.seed == 1]
 if key != "-":
     runs = [r for r in runs if str(r.point.get(key)) == value]

@@ -6,15 +6,8 @@ def report_parts(paper: str) -> list[str]:
     its claims, its diagrams, and what its own rules add."""
     out: list[str] = []
     for it in ITEMS[paper].values():
-        if not active(it):
-            continue
-        if it.kind == "figure":
-            out += [f"figures/{paper}/{it.name}.pdf", f"paper/generated/{paper}/{it.name}.tex"]
-        elif it.kind == "table":
-            out.append(f"paper/generated/{paper}/{it.name}.tex")
-        out.append(f"paper/generated/{paper}/numbers-{it.step}.csv")
-        if it.kind == "claims":
-            out.append(f"paper/generated/{paper}/claims-checks.csv")
+        if active(it):
+            out += conf.item_files(it)
     for target in DIAGRAMS:
         if target.startswith(paper + "/"):
             out += [f"figures/{target}.pdf", f"paper/generated/{target}.tex"]

@@ -31,9 +31,7 @@ def ns_binary() -> Path:
 def cfg(root: Path) -> dict:
     """The project's configuration as Snakemake merges it (config.yaml, then every paper's
     file). Shared by all tests: a test that changes it works on a copy.deepcopy."""
-    return conf.load(
-        [root / "config" / "config.yaml", *sorted((root / "config" / "experiments").glob("*.yaml"))]
-    )
+    return conf.load(conf.config_files(root))
 
 
 # what a copy of the project needs to run the workflow (build/ is linked, not copied)

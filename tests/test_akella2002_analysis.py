@@ -776,9 +776,7 @@ def test_beta_first_search_in_the_workflow(project_copy: Path) -> None:
     assert doc["records"][0]["coordinate"] == "beta" and doc["spec"]["joint_order"] == "beta_first"
     assert [r["coordinate"] for r in doc["records"]][:2] == ["beta", "alpha"]
     st = aks.study(
-        conf.load(
-            [w / "config" / "config.yaml", *sorted((w / "config" / "experiments").glob("*.yaml"))]
-        ),
+        conf.load(conf.config_files(w)),
         "smoke",
     )
     first = {p for _, p in st.searches["sack_droptail_joint_betafirst"].points(1, (1, 0.5))}
