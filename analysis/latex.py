@@ -106,17 +106,33 @@ def reference_note(
     commit, ns identity, wall and CPU time, jobs and date; the published results' ok / off /
     missing here and there; every key whose verdict differs (``moved``: (own, theirs))."""
     here, there = counted_verdicts(own), counted_verdicts(theirs)
-    fid, commit, ns = (tex_escape(meta[k]) for k in ("fidelity", "commit", "ns_id"))
+    fid, ns = (tex_escape(meta[k]) for k in ("fidelity", "ns_id"))
+    commits = meta["commit"].split()  # a run made in batches lists each batch's commit
+    commit = ("commits " if len(commits) > 1 else "commit ") + ", ".join(
+        f"\\texttt{{{tex_escape(c[:12])}}}" for c in commits
+    )
     wall_h, cpu_h = float(meta["wall_s"]) / 3600, float(meta["cpu_s"]) / 3600
     n = int(meta.get("attempts", "1"))
     over = f" in all over {n} runs (resumed)" if n > 1 else ""
+    if "parts" in meta:
+        over = f" in all over {n} runs in {tex_escape(meta['parts'])} batches of steps"
+    not_yet = meta.get("steps_missing", "")
     out = [
         f"\\paragraph{{At {fid} fidelity.}} The last two columns of the table below are a "
         f"recorded run of this paper at {fid} fidelity (\\texttt{{paper/reference/}}), not this "
-        f"build: commit \\texttt{{{commit[:12]}}}, ns \\texttt{{{ns}}}, {wall_h:.2f}\\,h wall, "
-        f"{cpu_h:.2f}\\,CPU-h{over}, {tex_escape(meta['jobs'])} jobs, {tex_escape(meta['date'])}. "
+        f"build: {commit}, ns \\texttt{{{ns}}}, {wall_h:.2f}\\,h wall, "
+        f"{cpu_h:.2f}\\,CPU-h{over}, {tex_escape(meta['jobs'])} jobs, {tex_escape(meta['date'])}. ",
+        *(
+            [
+                f"It does not hold every step yet: not recorded at {fid} fidelity are the steps "
+                f"{tex_escape(', '.join(not_yet.split()))}, whose rows show --, and its counts are "
+                "over the rows it holds. "
+            ]
+            if not_yet
+            else []
+        ),
         f"Published results ok / off / missing: {' / '.join(str(here[v]) for v in MARK)} here, "
-        f"{' / '.join(str(there[v]) for v in MARK)} there."
+        f"{' / '.join(str(there[v]) for v in MARK)} there.",
     ]
     if moved:
         keys = ", ".join(

@@ -206,8 +206,14 @@ def assemble(root: Path, paper: str, fidelity: str) -> Reference:
     files = sorted((root / PARTS_DIR).glob(f"{paper}-{fidelity}.*.csv"))
     if not files:
         raise ValueError(f"no parts of {paper} at {fidelity} fidelity in {PARTS_DIR}/")
-    parts = [read(f) for f in files]
     steps = paper_steps(root, paper, fidelity)
+
+    def first_step(f: Path) -> int:  # parts in the order of their steps in the config
+        held = read(f).meta.get("steps", "").split()
+        return min((steps.index(st) for st in held if st in steps), default=len(steps))
+
+    files.sort(key=first_step)
+    parts = [read(f) for f in files]
     where: dict[str, Path] = {}
     for f, ref in zip(files, parts, strict=True):
         for st in ref.meta.get("steps", "").split():

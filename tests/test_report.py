@@ -254,3 +254,97 @@ def test_front_page_states_executor_jobs_and_cpu(tmp_path: Path) -> None:
     (tmp_path / "gao" / "fig02" / "quick" / "g_s1.tsv").write_text("not a benchmark\n")
     with pytest.raises(ValueError, match="g_s1.tsv: not a Snakemake benchmark file"):
         report.build_cost(tmp_path, ["gao"], "quick")
+
+
+# ---------------------------------------------------------------------------------------------
+# a paper made at paper fidelity a few steps at a time (reference make --steps)
+# ---------------------------------------------------------------------------------------------
+
+
+def _part(root: Path, steps: list[str], rows: list[Row], **meta: str) -> Path:
+    f = root / reference.part_path("tang", "paper", steps)
+    f.parent.mkdir(parents=True, exist_ok=True)
+    m = {**META, "paper": "tang", "steps": " ".join(steps), **meta}
+    reference.write(reference.Reference(m, rows), f)
+    return f
+
+
+def test_a_paper_made_in_batches_of_steps(root: Path, tmp_path: Path) -> None:
+    """Each batch records the rows its steps' numbers decide; the assembled reference adds
+    up the batches, lists their commits, names the steps it lacks (their rows are not
+    recorded, not missing) and counts a number no step writes as missing only when every
+    step is recorded."""
+    import shutil
+
+    shutil.copytree(root / "config", tmp_path / "config")
+    steps = reference.paper_steps(tmp_path, "tang", "paper")
+    assert steps[:2] == ["exp1", "exp2"] and steps[-2:] == ["theory", "claims"]
+    assert "paper/generated/tang/table4.tex" in reference.step_targets(tmp_path, "tang", ["exp2"])
+    # the batch exp2: its numbers decide two rows, one ok and one off
+    num = tmp_path / "paper" / "generated" / "tang" / "numbers-exp2.csv"
+    num.parent.mkdir(parents=True)
+    num.write_text("key,value\ntable4.fast_first.path1_fast.mean,48\n")
+    num.write_text(num.read_text() + "table4.fast_first.path1_fast.sd,9\n")
+    rows = reference.part_rows(tmp_path, "tang", ["exp2"])
+    assert [(r.key, r.verdict) for r in rows] == [
+        ("table4.fast_first.path1_fast.mean", "ok"),
+        ("table4.fast_first.path1_fast.sd", "off"),
+    ]
+    _part(tmp_path, ["exp2"], rows, commit="aaaa1111", wall_s="3600", cpu_s="7000", jobs="124")
+    ref = reference.assemble(tmp_path, "tang", "paper")
+    assert ref.rows == rows and ref.meta["steps"] == "exp2"
+    assert ref.meta["steps_missing"].split() == [s for s in steps if s != "exp2"]
+    assert (ref.meta["parts"], ref.meta["wall_s"], ref.meta["jobs"]) == ("1", "3600", "124")
+    note = latex.reference_note(ref.meta, rows, ref.rows, [])
+    assert "not recorded at paper fidelity are the steps exp1, fig09," in note
+    assert "commit \\texttt{aaaa1111}" in note and "in 1 batches of steps" in note
+    # the other steps in a second batch (whose numbers decide nothing here): complete, and
+    # what no step wrote is missing
+    rest = [s for s in steps if s != "exp2"]
+    _part(tmp_path, rest, [], commit="bbbb2222", wall_s="1800", cpu_s="3000", jobs="10")
+    ref = reference.assemble(tmp_path, "tang", "paper")
+    published = [p.key for p in conf_originals(tmp_path)]
+    assert [r.key for r in ref.rows] == published and "steps_missing" not in ref.meta
+    assert {r.verdict for r in ref.rows if not r.key.startswith("table4.fast_first.path1")} == {
+        "missing"
+    }
+    assert (ref.meta["commit"], ref.meta["wall_s"], ref.meta["cpu_s"]) == (
+        "bbbb2222 aaaa1111",  # in the order of the parts' steps: exp1 is in the second
+        "5400",
+        "10000",
+    )
+    note = latex.reference_note(ref.meta, rows, ref.rows, [])
+    assert "commits \\texttt{bbbb2222}, \\texttt{aaaa1111}" in note and "does not hold" not in note
+    # what cannot be assembled: a step in two parts, parts of two ns binaries, a step the
+    # paper does not have; a whole run's reference is not replaced by parts
+    twice = _part(tmp_path, ["exp1", "exp2"], [])
+    with pytest.raises(ValueError, match="step exp1 is in two parts"):
+        reference.assemble(tmp_path, "tang", "paper")
+    twice.unlink()
+    other = _part(tmp_path, ["fig09"], [], ns_id="ffff0000")
+    (tmp_path / reference.part_path("tang", "paper", rest)).unlink()
+    with pytest.raises(ValueError, match="different ns binaries"):
+        reference.assemble(tmp_path, "tang", "paper")
+    other.unlink()
+    _part(tmp_path, ["fig99"], [])
+    with pytest.raises(ValueError, match="tang has no step 'fig99'"):
+        reference.assemble(tmp_path, "tang", "paper")
+    whole = tmp_path / reference.reference_path("tang", "paper")
+    reference.write(reference.Reference({**META, "paper": "tang"}, rows), whole)
+    with pytest.raises(ValueError, match="records a whole run"):
+        reference._assemble(tmp_path, "tang", "paper")
+
+
+def conf_originals(root: Path) -> list:
+    from analysis.compare import load_originals
+
+    return load_originals(root / "config" / "originals" / "tang.yaml")
+
+
+def test_a_batch_of_unknown_steps_stops_before_any_run(capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as e:
+        reference.main(["make", "tang", "--steps", "exp1", "fig99"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "tang has no step fig99 at paper fidelity; its steps: exp1 exp2" in err
+    assert not list(Path("logs").glob("paper-fidelity-tang-paper.exp1+fig99*"))
