@@ -201,6 +201,21 @@ def test_items_of_the_shipped_config(cfg: dict) -> None:
     assert {tang[i].step for i in ("fig03", "fig04", "table1")} == {"exp1"}
     gao = conf.items(cfg, "gao")
     assert gao["fig01"].theory and not gao["fig02"].theory
+    # what the report includes of each: a figure's PDF and caption, a table, the claims'
+    # checks, and always its step's numbers (shared by the items of one step)
+    assert conf.item_files(tang["fig03"]) == [
+        "figures/tang/fig03.pdf",
+        "paper/generated/tang/fig03.tex",
+        "paper/generated/tang/numbers-exp1.csv",
+    ]
+    assert conf.item_files(tang["table1"]) == [
+        "paper/generated/tang/table1.tex",
+        "paper/generated/tang/numbers-exp1.csv",
+    ]
+    assert conf.item_files(tang["claims"]) == [
+        "paper/generated/tang/numbers-claims.csv",
+        "paper/generated/tang/claims-checks.csv",
+    ]
 
 
 def test_item_without_title(cfg: dict) -> None:
