@@ -10,6 +10,10 @@ from pathlib import Path
 
 from analysis import config as conf
 from analysis import nsrun
+from analysis import scheduling
+
+# one pending scheduler wake-up at a time (Snakemake's multiply with finished jobs; see there)
+scheduling.coalesce_reevaluations()
 
 # rules call `python`: the interpreter running snakemake (the venv's), activated or not
 os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
