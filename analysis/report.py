@@ -162,8 +162,15 @@ def build_tex(
         f"\\newcommand{{\\reportPatches}}{{{patches}}}\n"
         f"\\newcommand{{\\reportExecutor}}{{{tex_escape(executor)}}}\n"
         f"\\newcommand{{\\reportJobs}}{{{jobs:,}}}\n"
-        f"\\newcommand{{\\reportCpuHours}}{{{cpu_s / 3600:.2f}}}\n"
+        f"\\newcommand{{\\reportCpuHours}}{{{cpu_hours(cpu_s)}}}\n"
     )
+
+
+def cpu_hours(cpu_s: float) -> str:
+    """CPU-hours as text: two decimals, or two significant digits below 0.1 h (a smoke build
+    takes seconds, which two decimals would show as none)."""
+    h = cpu_s / 3600
+    return f"{h:.2f}" if h >= 0.1 else f"{h:.2g}"
 
 
 def build_cost(benchmarks: Path, papers: Sequence[str], fidelity: str) -> tuple[int, float]:

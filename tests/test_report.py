@@ -251,6 +251,8 @@ def test_front_page_states_executor_jobs_and_cpu(tmp_path: Path) -> None:
     assert "\\newcommand{\\reportExecutor}{slurm}" in tex
     assert "\\newcommand{\\reportJobs}{1,138}" in tex
     assert "\\newcommand{\\reportCpuHours}{1.50}" in tex
+    # a smoke build's seconds still show (Floyd's smoke jobs: about 17 s)
+    assert [report.cpu_hours(s) for s in (16.59, 360.0, 0.0)] == ["0.0046", "0.10", "0"]
     (tmp_path / "gao" / "fig02" / "quick" / "g_s1.tsv").write_text("not a benchmark\n")
     with pytest.raises(ValueError, match="g_s1.tsv: not a Snakemake benchmark file"):
         report.build_cost(tmp_path, ["gao"], "quick")
