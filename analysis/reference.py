@@ -208,12 +208,12 @@ def assemble(root: Path, paper: str, fidelity: str) -> Reference:
         raise ValueError(f"no parts of {paper} at {fidelity} fidelity in {PARTS_DIR}/")
     steps = paper_steps(root, paper, fidelity)
 
-    def first_step(f: Path) -> int:  # parts in the order of their steps in the config
-        held = read(f).meta.get("steps", "").split()
+    def first_step(ref: Reference) -> int:  # parts in the order of their steps in the config
+        held = ref.meta.get("steps", "").split()
         return min((steps.index(st) for st in held if st in steps), default=len(steps))
 
-    files.sort(key=first_step)
-    parts = [read(f) for f in files]
+    pairs = sorted(((f, read(f)) for f in files), key=lambda fr: first_step(fr[1]))
+    files, parts = [f for f, _ in pairs], [r for _, r in pairs]
     where: dict[str, Path] = {}
     for f, ref in zip(files, parts, strict=True):
         for st in ref.meta.get("steps", "").split():
