@@ -166,6 +166,20 @@ checkpoint akella2002_stage:
         + LOGGED
 
 
+def ak_stages(w, j: int) -> list[str]:
+    """The stage records of iteration j of an adaptive search, up to the one that decides it."""
+    stages = []
+    for k in range(1, len(AK.seeds) + 4):
+        stages.append(
+            checkpoints.akella2002_stage.get(
+                ak_method=w.ak_method, ak_search=w.ak_search, ak_iter=str(j), ak_stage=str(k)
+            ).output[0]
+        )
+        if akella.read_record(stages[-1])["done"]:
+            return stages
+    raise ValueError(f"{w.ak_search}: iteration {j} is undecided after {len(stages)} stages")
+
+
 def ak_iteration_inputs(w):
     """Full: every candidate's runs. Adaptive: the stages until one decides the sweep, and
     the runs they made."""
@@ -176,13 +190,8 @@ def ak_iteration_inputs(w):
     if spec.method == "full":
         points = [s for _, p in spec.points(j, current) for s in AK.summaries(p)]
         return {"prev": prev, "points": points}
-    stages = []
-    for k in range(1, len(AK.seeds) + 4):
-        stages.append(checkpoints.akella2002_stage.get(**w, ak_stage=str(k)).output[0])
-        rec = akella.read_record(stages[-1])
-        if rec["done"]:
-            break
-    points = akella.plan_files(AK, spec, j, current, rec["plans"])
+    stages = ak_stages(w, j)
+    points = akella.plan_files(AK, spec, j, current, akella.read_record(stages[-1])["plans"])
     return {"prev": prev, "stages": stages, "points": points}
 
 
@@ -209,8 +218,13 @@ checkpoint akella2002_iteration:
 
 def ak_search_inputs(w):
     spec = ak_spec(w)
-    files = []
+    files, stages = [], []
     for j in range(1, spec.max_sweeps + 1):
+        # Walk an iteration's stages here, before the iteration itself: Snakemake 9.27.1 may
+        # otherwise start a new iteration job whose input function stopped at a stage that
+        # was not yet known (its input "<TBD>", its stages and runs never scheduled).
+        if spec.method == "adaptive":
+            stages += ak_stages(w, j)
         f = checkpoints.akella2002_iteration.get(**w, ak_iter=str(j)).output[0]
         files.append(f)
         if akella.read_record(f)["stop"]:
@@ -220,7 +234,11 @@ def ak_search_inputs(w):
         akella.symmetric_point(spec.tcp, spec.queue, ae, be, spec.variant),
         akella.symmetric_point(spec.tcp, spec.queue, *spec.start, spec.variant),
     ]
-    return {"iterations": files, "points": [s for p in points for s in AK.summaries(p)]}
+    return {
+        "iterations": files,
+        "stages": stages,
+        "points": [s for p in points for s in AK.summaries(p)],
+    }
 
 
 rule akella2002_search:

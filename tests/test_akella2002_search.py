@@ -253,21 +253,17 @@ def test_searches_share_one_round(cfg: dict) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _smk(w: Path, *args: str) -> subprocess.CompletedProcess:
+def _smk(w: Path, *args: str, targets: list[str] | None = None) -> subprocess.CompletedProcess:
     smk = Path(sys.executable).with_name("snakemake")
     cmd = [str(smk), "--cores", "1", "--rerun-triggers", "mtime", *args, "--config"]
     cmd += ["papers=[akella2002]", "fidelity=smoke", "--"]
-    cmd += [f"results/akella2002/search/smoke/{m}/sack_droptail_alpha/search.json" for m in
-            ("full", "adaptive")]  # fmt: skip
+    cmd += targets or [f"results/akella2002/search/smoke/{m}/sack_droptail_alpha/search.json"
+                       for m in ("full", "adaptive")]  # fmt: skip
     return subprocess.run(cmd, cwd=w, capture_output=True, text=True, timeout=900)
 
 
-def test_adaptive_search_in_the_workflow(project_copy: Path) -> None:
-    """Smoke with 4 runs per point and rounds of 2: the adaptive alpha search and the full
-    one side by side; the adaptive one made no run the full one did not (common random
-    numbers: the same seeds), and with a stage deleted only that stage and what follows it
-    are redone."""
-    w = project_copy
+def _rounds_of_two(w: Path) -> None:
+    """Smoke with 4 runs per point and rounds of 2, so that a sweep takes several stages."""
     y = w / "config" / "experiments" / "akella2002.yaml"
     text = y.read_text()
     for old, new, count in (
@@ -278,6 +274,15 @@ def test_adaptive_search_in_the_workflow(project_copy: Path) -> None:
         assert text.count(old) == count, old
         text = text.replace(old, new)
     y.write_text(text)
+
+
+def test_adaptive_search_in_the_workflow(project_copy: Path) -> None:
+    """Smoke with 4 runs per point and rounds of 2: the adaptive alpha search and the full
+    one side by side; the adaptive one made no run the full one did not (common random
+    numbers: the same seeds), and with a stage deleted only that stage and what follows it
+    are redone."""
+    w = project_copy
+    _rounds_of_two(w)
     done = _smk(w)
     assert done.returncode == 0, done.stderr[-3000:]
     root = w / "results" / "akella2002" / "search" / "smoke"
@@ -326,6 +331,35 @@ def test_adaptive_search_in_the_workflow(project_copy: Path) -> None:
         f.unlink()
     out = subprocess.run(bench, cwd=w, capture_output=True, text=True, timeout=900)
     assert out.returncode == 1 and "no benchmark record" in out.stderr
+
+
+def test_adaptive_search_resumes_inside_a_later_iteration(project_copy: Path) -> None:
+    """Killed in iteration 2 of the joint search after its first stage: the rerun makes the
+    missing stages, then the iteration, and finds what the uninterrupted search found.
+    (Snakemake 9.27.1 started that iteration with its stages unresolved and failed with
+    "iteration 2 needs the previous iteration" when the iteration walked its own stages.)"""
+    w = project_copy
+    _rounds_of_two(w)
+    d = w / "results" / "akella2002" / "search" / "smoke" / "adaptive" / "sack_droptail_joint"
+    target = [str((d / "search.json").relative_to(w))]
+    done = _smk(w, targets=target)
+    assert done.returncode == 0, done.stderr[-3000:]
+    first = json.loads((d / "search.json").read_text())
+    stages = sorted((d / "iter2").glob("stage*.json"))
+    assert len(first["records"]) >= 2 and len(stages) >= 2
+    cut = [*stages[1:], *d.glob("iter*.json"), d / "search.json"]
+    cut = [f for f in cut if f.name != "iter1.json"]
+    for f in cut:
+        f.unlink()
+    again = _smk(w, targets=target)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert all(f.is_file() for f in cut)
+    redone = json.loads((d / "search.json").read_text())
+    assert (redone["alpha_e"], redone["beta_e"], redone["runs"]) == (
+        first["alpha_e"],
+        first["beta_e"],
+        first["runs"],
+    )
 
 
 def test_full_sweep_runs_of_an_adaptive_search() -> None:
