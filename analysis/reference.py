@@ -23,7 +23,9 @@ Usage::
 Batches: a paper whose run takes longer than a session (or than one machine lasts) is made
 a few steps at a time, each batch within a couple of hours. Each part names its own commit,
 ns identity and times; the assembled reference adds them up and says which steps it does not
-hold yet (their rows are not recorded, not "missing"). Only when every step is recorded does a
+hold yet (their rows are not recorded, not "missing"). The best-response searches a batch
+reads are made first, each by a Snakemake run of its own (:func:`search_targets`), all
+within the batch's timed attempt. Only when every step is recorded does a
 published number that no step writes count as missing. Parts made by different ns binaries
 are not assembled.
 
@@ -185,6 +187,23 @@ def step_targets(root: Path, paper: str, steps: Sequence[str]) -> list[str]:
     cfg = conf.load(conf.config_files(root))
     items = [it for it in conf.items(cfg, paper).values() if it.step in steps]
     return list(dict.fromkeys(f for it in items for f in conf.item_files(it)))
+
+
+def search_targets(root: Path, paper: str, fidelity: str, steps: Sequence[str]) -> list[str]:
+    """The records of the best-response searches a batch of steps reads (Akella et al.'s:
+    each search is a chain of Snakemake checkpoints), in config order. ``make`` makes each as
+    a target of its own before the steps: after every checkpoint Snakemake re-evaluates each
+    job of its DAG, and the DAG of a step that reads many searches holds all their runs
+    (Akella et al.'s claims step, 28 searches: ~218,000 files, 25 s or more per update)."""
+    from analysis import akella2002_search as akella
+
+    if paper != akella.PAPER:
+        return []
+    cfg = conf.load(conf.config_files(root))
+    study = akella.study(cfg, fidelity)
+    items = [it for it in conf.items(cfg, paper).values() if it.step in steps]
+    exps = dict.fromkeys(e for it in items for e in it.experiments)
+    return [f"{study.search_dir(e)}/search.json" for e in exps if e in study.searches]
 
 
 def part_path(paper: str, fidelity: str, steps: Sequence[str]) -> str:
@@ -356,9 +375,13 @@ def _make(a: argparse.Namespace) -> int:
     earlier = read_ledger(ledger)
     log.parent.mkdir(parents=True, exist_ok=True)
     smk = Path(sys.executable).with_name("snakemake")
-    # the targets before --config, which takes every word after it
-    cmd = [str(smk), "--cores", str(a.cores), *step_targets(root, a.paper, steps)]
-    cmd += ["--config", f"fidelity={a.fidelity}", f"papers=[{a.paper}]"]
+    # the searches first, one Snakemake run each (small DAGs), then the steps; the targets
+    # before --config, which takes every word after it
+    targets = [
+        *([t] for t in search_targets(root, a.paper, a.fidelity, steps)),
+        step_targets(root, a.paper, steps),
+    ]
+    smk_config = ["--config", f"fidelity={a.fidelity}", f"papers=[{a.paper}]"]
     what = f"{a.paper} (steps {' '.join(steps)})" if steps else a.paper
     print(f"making {what} at {a.fidelity} on {a.cores} cores (log: {log}) ...", flush=True)
     if earlier:
@@ -372,8 +395,14 @@ def _make(a: argparse.Namespace) -> int:
         # a first attempt starts the log anew; a resumed one adds to it
         with log.open("a" if earlier else "w") as fh:
             fh.write(f"=== attempt started {started} at {commit[:12]}\n")
-            fh.flush()
-            rc = subprocess.run(cmd, cwd=root, stdout=fh, stderr=subprocess.STDOUT).returncode
+            for i, tg in enumerate(targets):
+                if len(targets) > 1:  # a run of its own within the attempt
+                    fh.write(f"=== snakemake {i + 1} of {len(targets)}: {' '.join(tg[:3])}\n")
+                fh.flush()
+                cmd = [str(smk), "--cores", str(a.cores), *tg, *smk_config]
+                rc = subprocess.run(cmd, cwd=root, stdout=fh, stderr=subprocess.STDOUT).returncode
+                if rc != 0:
+                    break
     finally:  # an attempt cut off (Ctrl-C) still counts its time
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -389,10 +418,8 @@ def _make(a: argparse.Namespace) -> int:
         return 1
     attempts = read_ledger(ledger)
     wall, cpu_s = totals(attempts)
-    done = re.findall(r"(\d+) of (\d+) steps \(100%\) done", this)
     # this attempt's jobs, and those earlier attempts finished (they are not made again)
-    jobs = int(done[-1][1]) if done else 0
-    jobs += jobs_done(text[: text.rindex("=== attempt started")])
+    jobs = jobs_done(text)
     run = argparse.Namespace(
         paper=a.paper,
         fidelity=a.fidelity,
@@ -419,10 +446,10 @@ def _make(a: argparse.Namespace) -> int:
 
 
 def jobs_done(log: str) -> int:
-    """Jobs finished by the attempts a Snakemake log holds (each attempt's last "N of M steps"
-    line; attempts separated by ``=== attempt started`` lines, or a log of one attempt)."""
+    """Jobs finished by the Snakemake runs a log holds (each run's last "N of M steps" line;
+    runs separated by ``=== attempt started`` or ``=== snakemake`` lines, or a log of one)."""
     done = 0
-    for part in log.split("=== attempt started"):
+    for part in re.split(r"^=== (?:attempt started|snakemake) ", log, flags=re.MULTILINE):
         steps = re.findall(r"(\d+) of \d+ steps \(\d+%\) done", part)
         done += int(steps[-1]) if steps else 0
     return done

@@ -204,6 +204,10 @@ def test_resumed_runs_add_up_their_attempts(tmp_path: Path) -> None:
     )
     assert reference.jobs_done(log) == 87 + 12
     assert reference.jobs_done("no progress yet\n") == 0
+    # an attempt of several Snakemake runs (the searches first, then the steps)
+    runs = "=== snakemake 1 of 2: s.json\n5 of 9 steps (56%) done\n9 of 9 steps (100%) done\n"
+    runs += "=== snakemake 2 of 2: fig.pdf\n1 of 2 steps (50%) done\n"
+    assert reference.jobs_done(log + runs) == 87 + 12 + 9 + 1
     # a malformed ledger names its file and line
     ledger.write_text(ledger.read_text() + "2026\tccc\tlong\t1\t0\trusage\n")
     with pytest.raises(ValueError, match=r"x.attempts.tsv:4: not an attempt"):
@@ -335,6 +339,22 @@ def test_a_paper_made_in_batches_of_steps(root: Path, tmp_path: Path) -> None:
     reference.write(reference.Reference({**META, "paper": "tang"}, rows), whole)
     with pytest.raises(ValueError, match="records a whole run"):
         reference._assemble(tmp_path, "tang", "paper")
+
+
+def test_searches_are_made_first_as_targets_of_their_own(root: Path) -> None:
+    """Akella et al.'s claims step reads all 28 searches: each is made by a Snakemake run of
+    its own (their checkpoints then update small DAGs), by the configured method of its
+    fidelity; a step that reads no search, or a paper without searches, adds none."""
+    claims = reference.search_targets(root, "akella2002", "paper", ["claims"])
+    assert len(claims) == 28 and len(set(claims)) == 28
+    assert (
+        claims[3]
+        == "results/akella2002/search/paper/adaptive/sack_droptail_joint_betafirst/search.json"
+    )
+    quick = reference.search_targets(root, "akella2002", "quick", ["claims"])
+    assert quick[0] == "results/akella2002/search/quick/full/sack_droptail_alpha/search.json"
+    assert reference.search_targets(root, "akella2002", "paper", ["fig05"]) == []
+    assert reference.search_targets(root, "tang", "paper", ["exp1", "claims"]) == []
 
 
 def conf_originals(root: Path) -> list:
