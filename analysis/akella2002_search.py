@@ -45,7 +45,7 @@ from analysis import config as conf
 from analysis import nsio
 from analysis.cli import params_json
 from analysis.nsrun import format_value
-from analysis.stats import Interval, intervals_overlap, mean_ci
+from analysis.stats import Interval, intervals_overlap, mean_ci, paired_below
 
 PAPER = "akella2002"
 FAMILY = "dumbbell"
@@ -940,6 +940,29 @@ def _best(cis: Mapping[float, Interval], current: float) -> float:
     return max(cis, key=lambda v: (cis[v].mean, -abs(v - current), -v))
 
 
+def fine_candidates(
+    spec: SearchSpec,
+    coord: str,
+    cands: Sequence[float],
+    cis: Mapping[float, Interval],
+    best: float,
+) -> list[float]:
+    """The adaptive sweep's fine pass around the best coarse candidate ``best``: the
+    candidates within one coarse step of it on the side of the better of its two coarse
+    neighbours (one coarse step away; the higher mean: a concave curve peaks on that side),
+    both sides when the two tie or one was not run (an end of the range, or a best off the
+    coarse grid: the current value), and the next candidate on the other side (a peak just
+    past the best coarse value)."""
+    coarse = spec.coarse_alpha if coord == "alpha" else spec.coarse_beta
+    lo, hi = canon(best - coarse), canon(best + coarse)
+    near = [v for v in cands if abs(v - best) < coarse - 1e-9]
+    if lo not in cis or hi not in cis or cis[lo].mean == cis[hi].mean:
+        return near
+    side = 1.0 if cis[hi].mean > cis[lo].mean else -1.0
+    other = sorted((v for v in near if (v - best) * side < 0), key=lambda v: abs(v - best))
+    return [v for v in near if (v - best) * side >= 0 or v in other[:1]]
+
+
 def stage_plan(
     spec: SearchSpec,
     coord: str,
@@ -956,12 +979,16 @@ def stage_plan(
       stage 1, coarse: the candidates on multiples of the coarse step, the ends of the range
         and the current value, ``round_runs`` runs each (the same seeds at every candidate:
         common random numbers);
-      stage 2, fine: every candidate within one coarse step of the best coarse one, at
-        ``round_runs`` runs;
-      stage 3 on, race: a candidate whose CI lies entirely below the best one's is out; while
-        more than one is in, each in with fewer than ``max_runs`` runs gets ``round_runs``
-        more. Done when one is left or all left have ``max_runs`` runs; the pick is then
-        rule R1 on the runs made (:func:`pick_r1`)."""
+      stage 2, fine: the candidates within one coarse step of the best coarse one on the side
+        of its better coarse neighbour (both sides when they tie or it has none), and the
+        paper's one step on the other side, at ``round_runs`` runs (:func:`fine_candidates`);
+      stage 3 on, race: a candidate is out once its CI lies entirely below the best one's, or
+        once its runs' differences from the best one's over their common seeds have a CI (at
+        the same level) entirely below 0 (:func:`analysis.stats.paired_below`; not the
+        current value: R1 weighs the best against it by their CIs alone); while more
+        than one is in, each in with fewer than ``max_runs`` runs gets ``round_runs`` more.
+        Done when one is left or all left have ``max_runs`` runs; the pick is then rule R1
+        on the runs made (:func:`pick_r1`)."""
     cur = canon(current)
     cands = spec.candidates(coord, cur)
     if spec.method == "full":
@@ -978,10 +1005,15 @@ def stage_plan(
     cis = {v: mean_ci(g, spec.ci_level) for v, g in evaluated.items()}
     best = _best(cis, cur)
     if stage == 2:
-        fine = {v: r0 for v in cands if abs(v - best) < coarse - 1e-9 and v not in evaluated}
+        fine = {v: r0 for v in fine_candidates(spec, coord, cands, cis, best) if v not in evaluated}
         if fine:
             return fine
-    alive = [v for v in cis if cis[v].high >= cis[best].low]
+    alive = [
+        v
+        for v in cis
+        if cis[v].high >= cis[best].low
+        and (v == cur or not paired_below(evaluated[v], evaluated[best], spec.ci_level))
+    ]
     if len(alive) <= 1:
         return None
     more = {v: min(len(evaluated[v]) + r0, max_runs) for v in alive if len(evaluated[v]) < max_runs}

@@ -41,6 +41,17 @@ def mean_ci(values: np.typing.ArrayLike, level: float = 0.95) -> Interval:
     return Interval(m, m - h, m + h, int(x.size))
 
 
+def paired_below(x: np.typing.ArrayLike, y: np.typing.ArrayLike, level: float) -> bool:
+    """True when x's mean lies below y's by a paired comparison: the Student-t interval at
+    ``level`` of the differences x_i - y_i over their common first samples (runs under the
+    same seeds: common random numbers) lies entirely below 0. Fewer than two pairs: False."""
+    a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    n = min(a.size, b.size)
+    if n < 2:
+        return False
+    return mean_ci(a[:n] - b[:n], level).high < 0.0
+
+
 def intervals_overlap(a: Interval, b: Interval) -> bool:
     """True when two confidence intervals share at least one point."""
     return a.low <= b.high and b.low <= a.high

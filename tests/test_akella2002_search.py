@@ -68,22 +68,23 @@ def test_full_plan_is_the_papers_sweep() -> None:
 def test_adaptive_stages_by_hand() -> None:
     """Peak at alpha_n = 23 (2.0 Mbps, -0.05 per unit away), others at alpha = 1.
     Stage 1: 0, 1 (current), 5, ..., 50 and 51 (the range's end), 5 runs each; the coarse
-    best is 25 (1.9 Mbps; 20 gives 1.85). Stage 2: 21..29 but 25. Then 23's CI
-    [1.9874, 2.0126] lies above 22's and 24's ([1.9374, 1.9626]): decided, pick 23 with
-    (13 + 8) x 5 = 105 runs, against 52 x 20 = 1040 for the paper's sweep."""
+    best is 25 (1.9 Mbps), its coarse neighbours 20 (1.85) and 30 (1.65). Stage 2: 21..24
+    (20's side) and 26 (one step on the other). Then 23's CI [1.9874, 2.0126] lies above
+    22's and 24's ([1.9374, 1.9626]): decided, pick 23 with (13 + 5) x 5 = 90 runs, against
+    52 x 20 = 1040 for the paper's sweep."""
     s = spec()
     of = reader(peak(23))
     p1 = aks.stage_plan(s, "alpha", 1, 1, {}, 20)
     assert p1 == {v: 5 for v in [0.0, 1.0, *map(float, range(5, 51, 5)), 51.0]}
     g = {v: of(v, n) for v, n in p1.items()}
     p2 = aks.stage_plan(s, "alpha", 1, 2, g, 20)
-    assert p2 == {float(v): 5 for v in (21, 22, 23, 24, 26, 27, 28, 29)}
+    assert p2 == {float(v): 5 for v in (21, 22, 23, 24, 26)}
     g.update({v: of(v, n) for v, n in p2.items()})
     assert mean_ci(g[23.0], 0.85).low == pytest.approx(2.0 - 1.7782 * 0.0158114 / 5**0.5, abs=1e-4)
     assert aks.stage_plan(s, "alpha", 1, 3, g, 20) is None
     goodputs, plans, nxt = aks.run_sweep(s, "alpha", 1, of, 20)
     assert (plans, nxt) == ([p1, p2], None)
-    assert runs_of(goodputs) == 105 and pick(s, goodputs, 1) == 23
+    assert runs_of(goodputs) == 90 and pick(s, goodputs, 1) == 23
     full, _, _ = aks.run_sweep(spec("full"), "alpha", 1, of, 20)
     assert runs_of(full) == 1040 and pick(spec("full"), full, 1) == 23
 
@@ -99,6 +100,55 @@ def test_the_race_adds_runs_only_where_undecided() -> None:
     assert {v for v, g in goodputs.items() if len(g) > 5} == {22.0, 23.0, 24.0}
     assert max(len(g) for g in goodputs.values()) == 20
     assert pick(s, goodputs, 1) == 22
+
+
+def test_the_fine_pass_takes_the_better_neighbours_side() -> None:
+    """The fine pass around the best coarse value b: the side of the better of b - 5 and
+    b + 5, one step on the other; both sides when they tie, or when one was not run (b at
+    an end of the range, or b off the coarse grid, e.g. the current value)."""
+    s = spec()
+    cands = s.candidates("alpha", 1.0)  # 0 .. 51
+
+    def fine(means: dict[float, float], best: float) -> list[float]:
+        cis = {v: mean_ci(m + NOISE, 0.85) for v, m in means.items()}
+        return aks.fine_candidates(s, "alpha", cands, cis, best)
+
+    assert fine({20: 1.0, 25: 2.0, 30: 1.5}, 25) == [24, 25, 26, 27, 28, 29]
+    assert fine({20: 1.5, 25: 2.0, 30: 1.0}, 25) == [21, 22, 23, 24, 25, 26]
+    both = [21, 22, 23, 24, 25, 26, 27, 28, 29]
+    assert fine({20: 1.5, 25: 2.0, 30: 1.5}, 25) == both
+    assert fine({20: 1.5, 25: 2.0}, 25) == both  # 30 not run
+    assert fine({45: 1.5, 50: 2.0, 51: 1.9}, 50) == [46, 47, 48, 49, 50, 51]
+    # a grid of uneven steps: the next candidate on the other side, whatever its distance
+    grid = [0.0, 2.0, 4.0, 5.0, 6.0, 8.0, 10.0]
+    cis = {v: mean_ci(m + NOISE, 0.85) for v, m in {0.0: 1.0, 5.0: 2.0, 10.0: 1.5}.items()}
+    assert aks.fine_candidates(s, "alpha", grid, cis, 5.0) == [4.0, 5.0, 6.0, 8.0]
+    # beta: neighbours 0.05 away, one step 0.01
+    sb = spec(mode="beta")
+    cis = {v: mean_ci(m + NOISE, 0.85) for v, m in {0.8: 1.2, 0.85: 2.0, 0.9: 1.9}.items()}
+    got = aks.fine_candidates(sb, "beta", sb.candidates("beta", 0.5), cis, 0.85)
+    assert got == [0.84, 0.85, 0.86, 0.87, 0.88, 0.89]
+
+
+def test_the_race_drops_a_candidate_decided_by_paired_runs() -> None:
+    """Per-seed noise common to all candidates (sd 0.158; 85 % CI half-width 0.126 over 5
+    runs) hides the peak at 23 from the CIs alone (22 and 24: 1.95 against 2.0), but the
+    paired differences (0.05 at every seed) decide it: after the fine pass 23 is the only
+    candidate left, and the sweep stops with 5 runs each. The current value stays in while
+    its CI overlaps the best one's (R1 weighs the two by their CIs alone): from alpha = 22,
+    22 and 23 race to the paper's 20 runs, then R1 keeps 22, as the paper's sweep does."""
+    s = spec()
+    big = NOISE * 10
+    of = reader(peak(23), big)
+    goodputs, plans, _ = aks.run_sweep(s, "alpha", 1, of, 20)
+    assert intervals_overlap(mean_ci(goodputs[22.0], 0.85), mean_ci(goodputs[23.0], 0.85))
+    assert len(plans) == 2 and max(len(g) for g in goodputs.values()) == 5
+    assert pick(s, goodputs, 1) == 23
+    goodputs, plans, _ = aks.run_sweep(s, "alpha", 22, of, 20)
+    assert plans[2:] == [{22.0: n, 23.0: n} for n in (10, 15, 20)]
+    assert {v for v, g in goodputs.items() if len(g) > 5} == {22.0, 23.0}
+    full, _, _ = aks.run_sweep(spec("full"), "alpha", 22, of, 20)
+    assert pick(s, goodputs, 22) == pick(spec("full"), full, 22) == 22
 
 
 def test_a_stage_needs_the_runs_before_it() -> None:

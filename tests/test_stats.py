@@ -1,8 +1,9 @@
 import math
 
+import numpy as np
 import pytest
 
-from analysis.stats import Interval, intervals_overlap, mean_ci
+from analysis.stats import Interval, intervals_overlap, mean_ci, paired_below
 
 
 def test_mean_ci_by_hand() -> None:
@@ -40,3 +41,20 @@ def test_overlap() -> None:
     a = Interval(1.0, 0.0, 2.0, 3)
     assert intervals_overlap(a, Interval(3.0, 2.0, 4.0, 3))  # touching counts
     assert not intervals_overlap(a, Interval(3.5, 2.5, 4.5, 3))
+
+
+def test_paired_below_compares_runs_seed_by_seed() -> None:
+    """x = y - 0.05 + tiny seed-to-seed wobble: the differences (-0.05, -0.04, -0.06) have mean
+    -0.05, sd 0.01, an 85 % interval -0.05 +- 2.2819 x 0.01 / sqrt(3) = [-0.0632, -0.0368]:
+    below 0. The samples' own intervals overlap widely (y spreads by 1)."""
+    y = np.array([1.0, 2.0, 3.0])
+    x = y + np.array([-0.05, -0.04, -0.06])
+    assert mean_ci(x - y, 0.85).high == pytest.approx(-0.05 + 2.2819 * 0.01 / 3**0.5, abs=1e-4)
+    assert intervals_overlap(mean_ci(x, 0.85), mean_ci(y, 0.85))
+    assert paired_below(x, y, 0.85)
+    assert not paired_below(y, x, 0.85)
+    # over the common first samples only; one pair decides nothing
+    assert paired_below(x, np.append(y, 100.0), 0.85)
+    assert not paired_below(x[:1], y[:1], 0.85)
+    # differences that straddle 0 are undecided
+    assert not paired_below(y + np.array([-0.1, 0.1, -0.05]), y, 0.85)
