@@ -980,8 +980,8 @@ def stage_plan(
         and the current value, ``round_runs`` runs each (the same seeds at every candidate:
         common random numbers);
       stage 2, fine: the candidates within one coarse step of the best coarse one on the side
-        of its better coarse neighbour (both sides when they tie or it has none), and the
-        paper's one step on the other side, at ``round_runs`` runs (:func:`fine_candidates`);
+        of its better coarse neighbour (both sides when they tie or one was not run), and the
+        next candidate on the other side, at ``round_runs`` runs (:func:`fine_candidates`);
       stage 3 on, race: a candidate is out once its CI lies entirely below the best one's, or
         once its runs' differences from the best one's over their common seeds have a CI (at
         the same level) entirely below 0 (:func:`analysis.stats.paired_below`; not the
