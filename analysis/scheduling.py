@@ -16,7 +16,10 @@ themselves. The timer is a daemon thread, so it never delays Snakemake's exit.
 
 from __future__ import annotations
 
+import re
 import threading
+import time
+from dataclasses import dataclass
 from typing import Any
 
 #: the attribute of a scheduler that says a wake-up is pending
@@ -62,3 +65,98 @@ def coalesce_reevaluations() -> bool:
 
 #: Snakemake's own method, once replaced (for the tests that show what it does)
 SNAKEMAKE_OWN: list[Any] = []
+
+
+# --- where a run's cores were idle, from Snakemake's log (bench/scheduler-overhead) --------
+
+_STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
+_START = re.compile(r"^(?:local)?(?:rule|checkpoint) (\S+):$")
+_JOBID = re.compile(r"^\s+jobid: (\d+)$")
+_FINISHED = re.compile(r"^Finished jobid: (\d+)")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One job of a Snakemake run: its rule and when it started and finished (seconds since
+    the epoch, to the log's one-second resolution)."""
+
+    rule: str
+    start: float
+    end: float
+
+
+def jobs_of_log(text: str) -> list[Job]:
+    """The jobs Snakemake's log (its stderr) shows started and finished. A job that never
+    finished (a failed or cut run) is left out."""
+    started: dict[str, tuple[str, float]] = {}
+    jobs: list[Job] = []
+    stamp: float | None = None
+    rule: str | None = None
+    for line in text.splitlines():
+        m = _STAMP.match(line.strip())
+        if m:
+            stamp = time.mktime(time.strptime(m.group(1), "%a %b %d %H:%M:%S %Y"))
+            rule = None
+            continue
+        if stamp is None:
+            continue
+        if m := _START.match(line):
+            rule = m.group(1)
+        elif (m := _JOBID.match(line)) and rule is not None:
+            started[m.group(1)] = (rule, stamp)
+            rule = None
+        elif (m := _FINISHED.match(line)) and m.group(1) in started:
+            name, t0 = started.pop(m.group(1))
+            jobs.append(Job(name, t0, stamp))
+    return jobs
+
+
+@dataclass(frozen=True)
+class Idle:
+    """Core-seconds left idle over a run of ``cores`` cores: before the first job started,
+    after the last one finished, and in between, by how many jobs ran; the rules that ran
+    alone (one job on two or more cores) longest."""
+
+    before_first: float
+    after_last: float
+    by_running: dict[int, float]
+    alone: dict[str, float]
+
+    @property
+    def total(self) -> float:
+        return self.before_first + self.after_last + sum(self.by_running.values())
+
+
+def idle_cores(jobs: list[Job], cores: int, t_start: float, t_end: float) -> Idle:
+    """Where ``cores`` cores stood idle between ``t_start`` and ``t_end`` (Snakemake's start
+    and end), counting a core idle while fewer than ``cores`` jobs ran. A job shorter than the
+    log's second shows as running for no time."""
+    if cores < 1:
+        raise ValueError(f"cores must be at least 1, not {cores}")
+    if not jobs:
+        return Idle(cores * max(0.0, t_end - t_start), 0.0, {}, {})
+    first = min(j.start for j in jobs)
+    last = max(j.end for j in jobs)
+    edges = sorted({*(j.start for j in jobs), *(j.end for j in jobs)})
+    starts: dict[float, list[int]] = {}
+    ends: dict[float, list[int]] = {}
+    for i, j in enumerate(jobs):
+        if j.end > j.start:
+            starts.setdefault(j.start, []).append(i)
+            ends.setdefault(j.end, []).append(i)
+    by_running: dict[int, float] = {}
+    alone: dict[str, float] = {}
+    active: set[int] = set()
+    # the jobs running from a to b: started by a, not ended by then
+    for a, b in zip(edges, edges[1:], strict=False):
+        active.difference_update(ends.get(a, ()))
+        active.update(starts.get(a, ()))
+        running = [jobs[i] for i in active]
+        n = len(running)
+        if n < cores:
+            by_running[n] = by_running.get(n, 0.0) + (cores - n) * (b - a)
+        if n == 1 and cores > 1:
+            alone[running[0].rule] = alone.get(running[0].rule, 0.0) + (b - a)
+    return Idle(
+        cores * max(0.0, first - t_start), cores * max(0.0, t_end - last), by_running, alone
+    )

@@ -1,10 +1,12 @@
-"""The scheduler workaround: at most one wake-up pending, against Snakemake's one per pass."""
+"""The scheduler workaround: at most one wake-up pending, against Snakemake's one per pass;
+and where a run's cores stood idle, read from Snakemake's log."""
 
 from __future__ import annotations
 
 import threading
 import time
 
+import pytest
 from snakemake.scheduling.job_scheduler import JobScheduler
 
 from analysis import scheduling
@@ -54,3 +56,60 @@ def test_snakemake_own_wakeups_multiply() -> None:
 def test_the_snakefile_puts_it_in_place() -> None:
     assert scheduling.coalesce_reevaluations()
     assert JobScheduler._schedule_reevalutation is scheduling.coalesced_reevaluation
+
+
+# --- idle cores from Snakemake's log (bench/scheduler-overhead) ------------------------------
+
+LOG = """Building DAG of jobs...
+[Thu Nov 26 07:00:10 2026]
+rule sim:
+    output: results/a/summary.json
+    jobid: 3
+[Thu Nov 26 07:00:10 2026]
+localcheckpoint akella2002_iteration:
+    jobid: 7
+    reason: Missing output files
+DAG of jobs will be updated after completion.
+[Thu Nov 26 07:00:14 2026]
+Finished jobid: 7 (Rule: akella2002_iteration)
+1 of 3 steps (33%) done
+[Thu Nov 26 07:00:20 2026]
+Finished jobid: 3 (Rule: sim)
+[Thu Nov 26 07:00:22 2026]
+rule figure:
+    jobid: 1
+[Thu Nov 26 07:00:25 2026]
+Error in rule figure:
+"""
+
+
+def test_jobs_of_log_reads_rule_start_and_end() -> None:
+    jobs = scheduling.jobs_of_log(LOG)
+    # the figure never finished: left out
+    assert [(j.rule, j.end - j.start) for j in jobs] == [
+        ("akella2002_iteration", 4.0),
+        ("sim", 10.0),
+    ]
+
+
+def test_idle_cores_by_running_jobs() -> None:
+    t0 = time.mktime(time.strptime("Thu Nov 26 07:00:10 2026", "%a %b %d %H:%M:%S %Y"))
+    jobs = [
+        scheduling.Job("sim", t0, t0 + 10),
+        scheduling.Job("iteration", t0, t0 + 4),
+        scheduling.Job("report", t0 + 12, t0 + 15),
+        scheduling.Job("tiny", t0 + 11, t0 + 11),  # under the log's second: no time
+    ]
+    idle = scheduling.idle_cores(jobs, 2, t0 - 3, t0 + 16)
+    # 3 s before the first job on 2 cores; 1 s after the last
+    assert idle.before_first == 6.0 and idle.after_last == 2.0
+    # 0-4 s: two jobs; 4-10: one (6 core-s); 10-12: none (4); 12-15: one (3)
+    assert idle.by_running == {1: 9.0, 0: 4.0}
+    assert idle.alone == {"sim": 6.0, "report": 3.0}
+    assert idle.total == 21.0
+
+
+def test_idle_cores_without_jobs_and_bad_cores() -> None:
+    assert scheduling.idle_cores([], 2, 0.0, 5.0).total == 10.0
+    with pytest.raises(ValueError, match="at least 1"):
+        scheduling.idle_cores([], 0, 0.0, 5.0)
