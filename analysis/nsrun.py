@@ -34,6 +34,7 @@ Every simulation rule calls this module, so a run is always executed the same wa
 Usage::
 
     python -m analysis.nsrun --ns build/ns2/bin/ns --script tcl/x/y.tcl --out DIR k=v ...
+    python -m analysis.nsrun ... --out DIR/s{seed} --seeds 1 2 3 k=v ...   (a batch of seeds)
 """
 
 from __future__ import annotations
@@ -424,15 +425,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=Path,
         help="append '<out> TAB <ns CPU s> TAB made|restored' to this file (see run())",
     )
+    ap.add_argument(
+        "--seeds",
+        type=int,
+        nargs="+",
+        help="one run per seed, one after the other, each with seed=S and its folder the "
+        "--out pattern with {seed} replaced by S (one Python process for a batch of seeds); "
+        "the first that fails ends the batch",
+    )
     ap.add_argument("params", nargs="*", help="key=value")
     a = ap.parse_args(argv)
+    params = _parse_kv(a.params)
+    try:
+        runs = seed_runs(str(a.out), params, a.seeds)
+    except ValueError as e:
+        ap.error(str(e))
     signal.signal(signal.SIGTERM, _interrupted)
     try:
-        run(a.ns, a.script, a.out, _parse_kv(a.params), a.timeout, a.cpu_log)
+        for out, p in runs:
+            run(a.ns, a.script, out, p, a.timeout, a.cpu_log)
     except NsRunError as e:
         print(f"nsrun: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+def seed_runs(
+    out: str, params: Mapping[str, str], seeds: Sequence[int] | None
+) -> list[tuple[Path, dict[str, str]]]:
+    """The runs of one nsrun call: ``out`` and ``params`` as given, or with ``seeds``, one run
+    per seed: ``params`` and ``seed=S``, in ``out`` with ``{seed}`` replaced by S."""
+    if seeds is None:
+        if "{seed}" in out:
+            raise ValueError(f"--out {out} holds {{seed}}, but no --seeds are given")
+        return [(Path(out), dict(params))]
+    if "{seed}" not in out:
+        raise ValueError(f"--seeds needs an --out pattern with {{seed}}, not {out}")
+    if "seed" in params:
+        raise ValueError("seed= is given both as a parameter and by --seeds")
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"--seeds repeats a seed: {' '.join(map(str, seeds))}")
+    return [(Path(out.replace("{seed}", str(s))), {**params, "seed": str(s)}) for s in seeds]
 
 
 if __name__ == "__main__":

@@ -101,10 +101,10 @@ for _var, (_b, _seeds) in [(v, b) for v in ["", *AK.variants] for b in enumerate
             cpu=AK_BENCH + ".cpu",
         group:
             SIM_GROUP
-        shell:
-            "rm -f {params.cpu}; for s in {params.seeds}; do python -m analysis.nsrun --ns {input.ns} "
-            "--script {input.script} --out {params.dir}/s$s --cpu-log {params.cpu} {params.args} "
-            "seed=$s || exit 1; done"
+        shell:  # one Python process for the batch's seeds (analysis.nsrun --seeds)
+            "rm -f {params.cpu}; python -m analysis.nsrun --ns {input.ns} --script {input.script} "
+            "--out '{params.dir}/s{{seed}}' --cpu-log {params.cpu} {params.args} "
+            "--seeds {params.seeds}"
 
 
 def ak_spec(w):

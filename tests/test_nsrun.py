@@ -2,6 +2,7 @@
 key=value parsing in the Tcl library; byte-identical results for the same seed."""
 
 import contextlib
+import json
 import os
 import shutil
 import subprocess
@@ -389,3 +390,59 @@ def test_read_cpu_log(tmp_path: Path) -> None:
     log.write_text("r/s1\t1.5\tguessed\n")
     with pytest.raises(ValueError, match="neither made nor restored"):
         nsrun.read_cpu_log(log)
+
+
+def test_a_batch_of_seeds_is_the_runs_made_one_by_one(
+    ns_binary: Path, params: dict, tmp_path: Path
+) -> None:
+    """--seeds (Akella et al.'s point batches): one process, one run per seed, each the same
+    bytes as that seed's run made alone, and each in the CPU log."""
+    base = {k: v for k, v in params.items() if k != "seed"}
+    args = [f"{k}={nsrun.format_value(v)}" for k, v in base.items()]
+    log = tmp_path / "batch.cpu"
+    rc = nsrun.main(["--ns", str(ns_binary), "--script", str(SCRIPT), "--out",
+                     str(tmp_path / "batch" / "s{seed}"), "--cpu-log", str(log), *args,
+                     "--seeds", "3", "7"])  # fmt: skip
+    assert rc == 0
+    for seed in (3, 7):
+        alone = tmp_path / f"alone{seed}"
+        nsrun.run(ns_binary, SCRIPT, alone, {**base, "seed": seed})
+        batch = tmp_path / "batch" / f"s{seed}"
+        assert json.loads((batch / "summary.json").read_text())["params"]["seed"] == seed
+        for f in sorted(p.name for p in alone.iterdir() if p.name != "ns.log"):
+            assert (batch / f).read_bytes() == (alone / f).read_bytes(), f
+    assert sorted(nsrun.read_cpu_log(log)) == [str(tmp_path / "batch" / f"s{s}") for s in (3, 7)]
+
+
+def test_a_batch_of_seeds_stops_at_the_first_failure(
+    ns_binary: Path, params: dict, tmp_path: Path
+) -> None:
+    base = {k: v for k, v in params.items() if k != "seed"}
+    args = [f"{k}={nsrun.format_value(v)}" for k, v in {**base, "gateway": "wfq"}.items()]
+    rc = nsrun.main(["--ns", str(ns_binary), "--script", str(SCRIPT), "--out",
+                     str(tmp_path / "s{seed}"), *args, "--seeds", "1", "2"])  # fmt: skip
+    assert rc == 1
+    assert (tmp_path / "s1.failed").is_dir() and not (tmp_path / "s2").exists()
+
+
+@pytest.mark.parametrize(
+    ("out", "params", "seeds", "message"),
+    [
+        ("r/s1", {}, [1, 2], "pattern with {seed}"),
+        ("r/s{seed}", {"seed": "1"}, [1], "both as a parameter"),
+        ("r/s{seed}", {}, [1, 1], "repeats a seed"),
+        ("r/s{seed}", {}, None, "no --seeds"),
+    ],
+)
+def test_seed_batches_reject_bad_input(
+    out: str, params: dict, seeds: list[int] | None, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        nsrun.seed_runs(out, params, seeds)
+
+
+def test_seed_runs_without_seeds_is_one_run() -> None:
+    assert nsrun.seed_runs("r/x", {"a": "1"}, None) == [(Path("r/x"), {"a": "1"})]
+    assert nsrun.seed_runs("r/s{seed}", {"a": "1"}, [4]) == [
+        (Path("r/s4"), {"a": "1", "seed": "4"})
+    ]
