@@ -15,6 +15,9 @@ from analysis import scheduling
 # one pending scheduler wake-up at a time (Snakemake's multiply with finished jobs; see there)
 scheduling.coalesce_reevaluations()
 
+# one core per job: the jobs' BLAS/OpenMP thread pools at one thread (see there)
+scheduling.one_thread_per_job()
+
 # rules call `python`: the interpreter running snakemake (the venv's), activated or not
 os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 

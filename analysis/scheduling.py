@@ -16,9 +16,11 @@ themselves. The timer is a daemon thread, so it never delays Snakemake's exit.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +67,25 @@ def coalesce_reevaluations() -> bool:
 
 #: Snakemake's own method, once replaced (for the tests that show what it does)
 SNAKEMAKE_OWN: list[Any] = []
+
+
+# --- one thread per job ---------------------------------------------------------------------
+
+#: the thread-pool sizes of the BLAS and OpenMP libraries numpy and scipy load
+THREAD_POOLS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def one_thread_per_job(env: MutableMapping[str, str] = os.environ) -> None:
+    """Set every job's BLAS/OpenMP thread pools (``THREAD_POOLS``) to one thread, in ``env``
+    (the Snakefile: its own environment, which its jobs inherit).
+
+    Snakemake gives each job one core, but numpy's and scipy's OpenBLAS start a thread per
+    core when imported, and those threads spin: measured on 2 cores (2026-11-26), importing
+    ``analysis.akella2002_search`` 20 times took 15.1 s of CPU (10.2 s wall) with the
+    default pools, 8.3 s with one thread each. No analysis step multiplies matrices large
+    enough for BLAS to use a second thread, and one thread sums in one fixed order."""
+    for name in THREAD_POOLS:
+        env[name] = "1"
 
 
 # --- where a run's cores were idle, from Snakemake's log (bench/scheduler-overhead) --------

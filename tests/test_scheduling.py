@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from snakemake.scheduling.job_scheduler import JobScheduler
@@ -56,6 +57,25 @@ def test_snakemake_own_wakeups_multiply() -> None:
 def test_the_snakefile_puts_it_in_place() -> None:
     assert scheduling.coalesce_reevaluations()
     assert JobScheduler._schedule_reevalutation is scheduling.coalesced_reevaluation
+
+
+# --- one thread per job -----------------------------------------------------------------------
+
+
+def test_one_thread_per_job_sets_every_pool_and_overrides() -> None:
+    env = {"OMP_NUM_THREADS": "8", "PATH": "/bin"}
+    scheduling.one_thread_per_job(env)
+    assert env == {
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "PATH": "/bin",
+    }
+
+
+def test_the_snakefile_sets_one_thread_per_job() -> None:
+    snakefile = (Path(__file__).resolve().parent.parent / "Snakefile").read_text()
+    assert "\nscheduling.one_thread_per_job()\n" in snakefile
 
 
 # --- idle cores from Snakemake's log (bench/scheduler-overhead) ------------------------------
