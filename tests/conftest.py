@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import os
 import shutil
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -79,6 +83,18 @@ def copy_report_sources(root: Path, w: Path) -> None:
     for d in ("sections", "reference"):
         if (root / "paper" / d).is_dir():
             shutil.copytree(root / "paper" / d, w / "paper" / d)
+
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """A script without the .py suffix (bench/fidelity-cost, bench/scheduler-overhead) loaded
+    as module ``name``, registered in sys.modules (its dataclasses look their module up)."""
+    loader = importlib.machinery.SourceFileLoader(name, str(path))
+    spec = importlib.util.spec_from_loader(name, loader)
+    assert spec is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    loader.exec_module(mod)
+    return mod
 
 
 @pytest.fixture()

@@ -3,30 +3,15 @@ against numbers checkable by hand."""
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from conftest import load_script  # one definition, shared by the tests of bench/ scripts
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def load_bench() -> ModuleType:
-    loader = importlib.machinery.SourceFileLoader(
-        "fidelity_cost", str(ROOT / "bench/fidelity-cost")
-    )
-    spec = importlib.util.spec_from_loader("fidelity_cost", loader)
-    assert spec is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["fidelity_cost"] = mod  # dataclasses look their module up
-    loader.exec_module(mod)
-    return mod
-
-
-fc = load_bench()
+fc = load_script(ROOT / "bench/fidelity-cost", "fidelity_cost")
 
 
 def test_batches_per_stage_round_up() -> None:

@@ -3,30 +3,18 @@ program, against lines written by hand; and the probe itself, in a real Python p
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
+
+from conftest import load_script  # one definition, shared by the tests of bench/ scripts
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def load_bench() -> ModuleType:
-    loader = importlib.machinery.SourceFileLoader(
-        "scheduler_overhead", str(ROOT / "bench/scheduler-overhead")
-    )
-    spec = importlib.util.spec_from_loader("scheduler_overhead", loader)
-    assert spec is not None
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
-
-
-so = load_bench()
+so = load_script(ROOT / "bench/scheduler-overhead", "scheduler_overhead")
 
 
 def test_program_of_names_module_and_step(tmp_path: Path) -> None:
