@@ -11,6 +11,7 @@ from pathlib import Path
 from analysis import config as conf
 from analysis import nsrun
 from analysis import scheduling
+from analysis import stepclient, stepserver
 
 # one pending scheduler wake-up at a time (Snakemake's multiply with finished jobs; see there)
 scheduling.coalesce_reevaluations()
@@ -18,8 +19,33 @@ scheduling.coalesce_reevaluations()
 # one core per job: the jobs' BLAS/OpenMP thread pools at one thread (see there)
 scheduling.one_thread_per_job()
 
-# rules call `python`: the interpreter running snakemake (the venv's), activated or not
-os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+# rules call `python`: scripts/launcher/python, which runs `python -m analysis.X` in the step
+# server this run starts (onstart, below; local runs only) and execs the interpreter running
+# snakemake (the venv's, activated or not) for everything else, and when no server is up:
+# analysis/stepserver.py. A server's socket is never inherited from another Snakemake.
+os.environ.pop(stepclient.SOCKET_ENV, None)
+os.environ[stepclient.PYTHON_ENV] = sys.executable
+os.environ["PATH"] = os.pathsep.join(
+    [
+        str(Path(workflow.basedir) / "scripts" / "launcher"),
+        str(Path(sys.executable).parent),
+        os.environ.get("PATH", ""),
+    ]
+)
+
+
+onstart:
+    if workflow.local_exec:
+        stepserver.start()
+
+
+onsuccess:
+    stepserver.stop()
+
+
+onerror:
+    stepserver.stop()
+
 
 CONFIG_FILES = [str(p) for p in conf.config_files()]
 try:  # Snakemake's own message for bad YAML names neither the file nor the line

@@ -179,7 +179,9 @@ def build_cost(benchmarks: Path, papers: Sequence[str], fidelity: str) -> tuple[
     ``fidelity`` (a file under benchmarks/<paper>/ with the fidelity as a folder of its
     path). Snakemake samples a job's processes, so its cpu_time misses much of short ns runs;
     where a job logged its ns runs' own CPU (``<benchmark>.cpu``, analysis.nsrun --cpu-log)
-    and their sum is larger, that sum counts. ValueError naming a file without a cpu_time
+    and their sum is larger, that sum counts. A Python step that a local run forks from its
+    step server (analysis/stepserver.py) runs outside its job's processes, so Snakemake's
+    sampling sees only its launcher's CPU. ValueError naming a file without a cpu_time
     column."""
     files = [benchmarks / "ns2_fetch.tsv", benchmarks / "build_ns.tsv"]
     for paper in papers:
