@@ -16,6 +16,10 @@ from analysis import stepclient, stepserver
 # one pending scheduler wake-up at a time (Snakemake's multiply with finished jobs; see there)
 scheduling.coalesce_reevaluations()
 
+# job selection looks at the ready jobs of highest priority first (Akella et al.'s search
+# chains; see there), not at a random sample
+scheduling.sample_by_priority()
+
 # one core per job: the jobs' BLAS/OpenMP thread pools at one thread (see there)
 scheduling.one_thread_per_job()
 

@@ -1,4 +1,9 @@
-"""One pending scheduler wake-up at a time: a workaround for Snakemake's job scheduler.
+"""How Snakemake schedules this workflow's jobs: one pending scheduler wake-up at a time (a
+workaround), job selection over the ready jobs of highest priority (:func:`sample_by_priority`),
+one BLAS thread per job (:func:`one_thread_per_job`), and where a run's cores stood idle
+(:func:`idle_cores`, for bench/scheduler-overhead).
+
+One pending scheduler wake-up at a time: a workaround for Snakemake's job scheduler.
 
 With a job rate limit (Snakemake's default ``--max-jobs-per-timespan 100/1s``), every pass of
 Snakemake's scheduling loop ends by arming a new timer that wakes the loop again one timespan
@@ -17,10 +22,11 @@ themselves. The timer is a daemon thread, so it never delays Snakemake's exit.
 from __future__ import annotations
 
 import os
+import random
 import re
 import threading
 import time
-from collections.abc import MutableMapping
+from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +73,50 @@ def coalesce_reevaluations() -> bool:
 
 #: Snakemake's own method, once replaced (for the tests that show what it does)
 SNAKEMAKE_OWN: list[Any] = []
+
+
+# --- the sample job selection looks at: highest priority first --------------------------------
+
+#: how many ready jobs a pass of job selection looks at (Snakemake's --scheduler-subsample,
+#: which samples at random, is left unset): the profile's greedy selection reads every job it
+#: is given, and at quick over a thousand point jobs are ready at once
+SAMPLE = 50
+
+_SAMPLE_RNG = random.Random(0)  # ties broken at random, the same way in every run
+
+
+def by_priority(jobs: Iterable[Any], size: int = SAMPLE, rng: random.Random = _SAMPLE_RNG) -> list:
+    """At most ``size`` of the ready ``jobs``: every job of the highest priority first, ties
+    (and the rest, down the priorities) at random. A random sample alone, as Snakemake's
+    subsample draws it, leaves a job of high priority waiting while over a thousand others
+    are ready: the one that would unblock the next iteration of a search."""
+    pool = list(jobs)
+    if len(pool) <= size:
+        return pool
+    rng.shuffle(pool)
+    pool.sort(key=lambda job: -job.priority)  # stable: the shuffle breaks ties
+    return pool[:size]
+
+
+def sample_by_priority(size: int = SAMPLE) -> bool:
+    """Have Snakemake's job selection look at :func:`by_priority`'s sample of the ready jobs.
+    False (and nothing changed) when this Snakemake has no such method."""
+    try:
+        from snakemake.scheduling.job_scheduler import JobScheduler
+    except ImportError:
+        return False
+    own = JobScheduler.__dict__.get("job_selector")
+    if own is None:
+        return False
+    if getattr(own, "_artifact_sample", False):
+        return True
+
+    def job_selector(self: Any, jobs: Any) -> Any:
+        return own(self, set(by_priority(jobs, size)))
+
+    job_selector._artifact_sample = True  # type: ignore[attr-defined]
+    JobScheduler.job_selector = job_selector  # type: ignore[method-assign]
+    return True
 
 
 # --- one thread per job ---------------------------------------------------------------------

@@ -69,6 +69,13 @@ wildcard_constraints:
     ak_method="|".join(akella.SEARCH_METHODS),
 
 
+# Akella et al.'s searches first: each is a chain of checkpoints (an iteration's runs are
+# known only once the one before is decided), and started late, the last chains ran alone on
+# an otherwise idle machine. Snakemake runs a ready job of higher priority first; the
+# Snakefile makes its job selection look at the highest priorities (scheduling.by_priority).
+# Which job runs first changes no result.
+AK_PRIORITY = 1
+
 # a point's folder and ns arguments as plain patterns of its wildcards (no function per job),
 # for the base set-up ("") and each sensitivity variant (their points under var/<variant>/)
 for _var, (_b, _seeds) in [(v, b) for v in ["", *AK.variants] for b in enumerate(AK.seed_batches, 1)]:
@@ -101,6 +108,7 @@ for _var, (_b, _seeds) in [(v, b) for v in ["", *AK.variants] for b in enumerate
             cpu=AK_BENCH + ".cpu",
         group:
             SIM_GROUP
+        priority: AK_PRIORITY
         shell:  # one Python process for the batch's seeds (analysis.nsrun --seeds)
             "rm -f {params.cpu}; python -m analysis.nsrun --ns {input.ns} --script {input.script} "
             "--out '{params.dir}/s{{seed}}' --cpu-log {params.cpu} {params.args} "
@@ -160,6 +168,7 @@ checkpoint akella2002_stage:
         pin=lambda w, input: runs_pin(input),  # the parameters of the runs it reads
         prev=lambda w, input: " ".join(f"--previous {f}" for f in getattr(input, "prev", [])),
         json=lambda w: json.dumps(akella.search_params(AK, w.ak_search, w.ak_method), sort_keys=True),
+    priority: AK_PRIORITY
     shell:
         "python -m analysis.akella2002_search stage --params {params.json:q} "
         "--iteration {wildcards.ak_iter} --stage {wildcards.ak_stage} {params.prev} --out {output}"
@@ -211,6 +220,7 @@ checkpoint akella2002_iteration:
         prev=lambda w, input: " ".join(f"--previous {f}" for f in getattr(input, "prev", [])),
         # the search's settings: a config change reruns the iterations (Snakemake's params trigger)
         json=lambda w: json.dumps(akella.search_params(AK, w.ak_search, w.ak_method), sort_keys=True),
+    priority: AK_PRIORITY
     shell:
         "python -m analysis.akella2002_search iteration --params {params.json:q} "
         "--iteration {wildcards.ak_iter} {params.prev} --out {output}" + LOGGED
@@ -257,6 +267,7 @@ rule akella2002_search:
         json=lambda w: json.dumps(akella.search_params(AK, w.ak_search, w.ak_method), sort_keys=True),
         # until the checkpoint has run (a dry run) the input holds only its placeholder
         iterations=lambda w, input: " ".join(getattr(input, "iterations", [])),
+    priority: AK_PRIORITY
     shell:
         "python -m analysis.akella2002_search search --params {params.json:q} "
         "--out {output} {params.iterations}" + LOGGED
