@@ -55,16 +55,24 @@ def coalesced_reevaluation(scheduler: Any, delay: float) -> None:
 _LOCK = threading.Lock()
 
 
-def coalesce_reevaluations() -> bool:
-    """Put :func:`coalesced_reevaluation` in place of Snakemake's. False (and nothing
-    changed) when this Snakemake has no such method: a version that schedules otherwise."""
+def _scheduler_method(name: str) -> tuple[Any, Any] | None:
+    """Snakemake's job scheduler class and its own method ``name``, or None when this
+    Snakemake has no such method (a version that schedules otherwise)."""
     try:
         from snakemake.scheduling.job_scheduler import JobScheduler
     except ImportError:
+        return None
+    own = JobScheduler.__dict__.get(name)
+    return None if own is None else (JobScheduler, own)
+
+
+def coalesce_reevaluations() -> bool:
+    """Put :func:`coalesced_reevaluation` in place of Snakemake's. False (and nothing
+    changed) when this Snakemake has no such method: a version that schedules otherwise."""
+    found = _scheduler_method("_schedule_reevalutation")
+    if found is None:
         return False
-    own = JobScheduler.__dict__.get("_schedule_reevalutation")
-    if own is None:
-        return False
+    JobScheduler, own = found
     if own is not coalesced_reevaluation:
         SNAKEMAKE_OWN.append(own)
     JobScheduler._schedule_reevalutation = coalesced_reevaluation  # type: ignore[method-assign]
@@ -101,13 +109,10 @@ def by_priority(jobs: Iterable[Any], size: int = SAMPLE, rng: random.Random = _S
 def sample_by_priority(size: int = SAMPLE) -> bool:
     """Have Snakemake's job selection look at :func:`by_priority`'s sample of the ready jobs.
     False (and nothing changed) when this Snakemake has no such method."""
-    try:
-        from snakemake.scheduling.job_scheduler import JobScheduler
-    except ImportError:
+    found = _scheduler_method("job_selector")
+    if found is None:
         return False
-    own = JobScheduler.__dict__.get("job_selector")
-    if own is None:
-        return False
+    JobScheduler, own = found
     if getattr(own, "_artifact_sample", False):
         return True
 

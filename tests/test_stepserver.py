@@ -134,9 +134,8 @@ def test_a_step_runs_in_the_server_as_in_a_new_interpreter(server, toy: Path) ->
     assert "stdin hello" in served.stdout and "main __main__ file echo.py" in served.stdout
 
 
-def test_the_step_really_ran_in_a_worker_of_the_server(server, toy: Path, tmp_path: Path) -> None:
-    path, proc = server
-    pidfile = tmp_path / "pid"
+def _sleeping_step(path: str, toy: Path, pidfile: Path) -> tuple[subprocess.Popen, int]:
+    """A step that sleeps, started through the server: its client and its worker's pid."""
     job = subprocess.Popen(
         [str(LAUNCHER), "-m", "analysis.sleeper", str(pidfile)], cwd=toy, env=_env(path)
     )
@@ -144,15 +143,24 @@ def test_the_step_really_ran_in_a_worker_of_the_server(server, toy: Path, tmp_pa
         if pidfile.is_file() and pidfile.read_text():
             break
         time.sleep(0.05)
-    worker = int(pidfile.read_text())
+    return job, int(pidfile.read_text())
+
+
+def _gone(worker: int, proc: subprocess.Popen) -> bool:
+    for _ in range(100):
+        if worker not in _server_children(proc):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_step_really_ran_in_a_worker_of_the_server(server, toy: Path, tmp_path: Path) -> None:
+    path, proc = server
+    job, worker = _sleeping_step(path, toy, tmp_path / "pid")
     assert worker in _server_children(proc)
     job.kill()  # a client killed outright: its worker goes too
     job.wait()
-    for _ in range(100):
-        if worker not in _server_children(proc):
-            break
-        time.sleep(0.05)
-    assert worker not in _server_children(proc)
+    assert _gone(worker, proc)
 
 
 def test_an_uncaught_exception_is_status_1_with_its_traceback(server, toy: Path) -> None:
@@ -166,55 +174,10 @@ def test_signals_reach_the_worker_and_the_client_ends_the_same_way(
     server, toy: Path, tmp_path: Path
 ) -> None:
     path, proc = server
-    pidfile = tmp_path / "pid"
-    job = subprocess.Popen(
-        [str(LAUNCHER), "-m", "analysis.sleeper", str(pidfile)], cwd=toy, env=_env(path)
-    )
-    for _ in range(200):
-        if pidfile.is_file() and pidfile.read_text():
-            break
-        time.sleep(0.05)
-    worker = int(pidfile.read_text())
+    job, worker = _sleeping_step(path, toy, tmp_path / "pid")
     job.send_signal(signal.SIGTERM)
     assert job.wait(30) == -signal.SIGTERM
-    for _ in range(100):
-        if worker not in _server_children(proc):
-            break
-        time.sleep(0.05)
-    assert worker not in _server_children(proc)
-
-
-def test_without_a_server_the_real_interpreter_runs(toy: Path, tmp_path: Path) -> None:
-    # no socket named, and a socket named that nobody serves: the same as python itself
-    for socket_path in (None, str(tmp_path / "nobody")):
-        p = _launch(toy, socket_path, "-m", "analysis.echo", "0", stdin="x\n")
-        assert p.returncode == 0 and "stdin x" in p.stdout
-    p = _launch(toy, None, "-c", "import sys; print(sys.flags.no_site, sys.argv)")
-    assert p.stdout.strip() == "0 ['-c']"  # with site: the real interpreter, not the client's
-
-
-def test_anything_but_a_project_module_is_not_served(server, toy: Path) -> None:
-    path, proc = server
-    p = _launch(toy, path, "-c", "import os; print(os.getppid())")
-    assert p.returncode == 0
-    assert int(p.stdout) != proc.pid
-
-
-def test_the_launcher_needs_the_real_interpreter(toy: Path) -> None:
-    env = _env(None)
-    del env[stepclient.PYTHON_ENV]
-    p = subprocess.run(
-        [str(LAUNCHER), "-c", "pass"], cwd=toy, env=env, capture_output=True, text=True
-    )
-    assert p.returncode != 0 and stepclient.PYTHON_ENV in p.stderr
-
-
-def test_the_snakefile_starts_and_stops_the_server_for_local_runs() -> None:
-    text = (ROOT / "Snakefile").read_text()
-    assert "stepserver.start()" in text.split("onstart:")[1].split("onsuccess:")[0]
-    assert "stepserver.stop()" in text.split("onsuccess:")[1].split("onerror:")[0]
-    assert "stepserver.stop()" in text.split("onerror:")[1]
-    assert 'scripts" / "launcher"' in text and "workflow.local_exec" in text
+    assert _gone(worker, proc)
 
 
 # --- the workflow's results, with and without the server --------------------------------------
