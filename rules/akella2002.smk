@@ -69,12 +69,14 @@ wildcard_constraints:
     ak_method="|".join(akella.SEARCH_METHODS),
 
 
-# Akella et al.'s searches first: each is a chain of checkpoints (an iteration's runs are
-# known only once the one before is decided), and started late, the last chains ran alone on
-# an otherwise idle machine. Snakemake runs a ready job of higher priority first; the
-# Snakefile makes its job selection look at the highest priorities (scheduling.by_priority).
-# Which job runs first changes no result.
-AK_PRIORITY = 1
+# Akella et al.'s searches last: each is a chain of checkpoints, and after every checkpoint
+# Snakemake updates its DAG in its main loop, at a cost that grows with the jobs still to run
+# (no job starts meanwhile). Measured at quick (README, Tests and benchmarks): with the
+# searches first, Snakemake's own CPU rose from 215.5 to 285.4 s and idle cores from 162.7
+# to 233.3 core-s. Snakemake runs a ready job of higher priority first; the Snakefile makes
+# its job selection look at the highest priorities (scheduling.by_priority). Which job runs
+# first changes no result.
+AK_PRIORITY = -1
 
 # a point's folder and ns arguments as plain patterns of its wildcards (no function per job),
 # for the base set-up ("") and each sensitivity variant (their points under var/<variant>/)

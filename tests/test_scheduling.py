@@ -115,12 +115,12 @@ def test_job_selection_is_given_the_priority_sample(monkeypatch: pytest.MonkeyPa
     assert {j.name for j in seen[0] if j.priority == 1} == {"high0", "high1"}
 
 
-def test_the_snakefile_samples_by_priority_and_akella_searches_go_first() -> None:
+def test_the_snakefile_samples_by_priority_and_akella_searches_go_last() -> None:
     root = Path(__file__).resolve().parent.parent
     assert "\nscheduling.sample_by_priority()\n" in (root / "Snakefile").read_text()
     rules = (root / "rules" / "akella2002.smk").read_text()
     # the point batches, the stages, the iterations and the searches
-    assert rules.count("priority: AK_PRIORITY") == 4 and "AK_PRIORITY = 1" in rules
+    assert rules.count("priority: AK_PRIORITY") == 4 and "AK_PRIORITY = -1" in rules
     profile = (root / "profiles" / "default" / "config.yaml").read_text()
     # no Snakemake subsample: its random sample would come first
     assert not re.search(r"^scheduler-subsample:", profile, re.M)
