@@ -180,6 +180,39 @@ def test_signals_reach_the_worker_and_the_client_ends_the_same_way(
     assert _gone(worker, proc)
 
 
+def test_without_a_server_the_real_interpreter_runs(toy: Path, tmp_path: Path) -> None:
+    # no socket named, and a socket named that nobody serves: the same as python itself
+    for socket_path in (None, str(tmp_path / "nobody")):
+        p = _launch(toy, socket_path, "-m", "analysis.echo", "0", stdin="x\n")
+        assert p.returncode == 0 and "stdin x" in p.stdout
+    p = _launch(toy, None, "-c", "import sys; print(sys.flags.no_site, sys.argv)")
+    assert p.stdout.strip() == "0 ['-c']"  # with site: the real interpreter, not the client's
+
+
+def test_anything_but_a_project_module_is_not_served(server, toy: Path) -> None:
+    path, proc = server
+    p = _launch(toy, path, "-c", "import os; print(os.getppid())")
+    assert p.returncode == 0
+    assert int(p.stdout) != proc.pid
+
+
+def test_the_launcher_needs_the_real_interpreter(toy: Path) -> None:
+    env = _env(None)
+    del env[stepclient.PYTHON_ENV]
+    p = subprocess.run(
+        [str(LAUNCHER), "-c", "pass"], cwd=toy, env=env, capture_output=True, text=True
+    )
+    assert p.returncode != 0 and stepclient.PYTHON_ENV in p.stderr
+
+
+def test_the_snakefile_starts_and_stops_the_server_for_local_runs() -> None:
+    text = (ROOT / "Snakefile").read_text()
+    assert "stepserver.start()" in text.split("onstart:")[1].split("onsuccess:")[0]
+    assert "stepserver.stop()" in text.split("onsuccess:")[1].split("onerror:")[0]
+    assert "stepserver.stop()" in text.split("onerror:")[1]
+    assert 'scripts" / "launcher"' in text and "workflow.local_exec" in text
+
+
 # --- the workflow's results, with and without the server --------------------------------------
 
 
