@@ -16,8 +16,8 @@ from analysis import stepclient, stepserver
 # one pending scheduler wake-up at a time (Snakemake's multiply with finished jobs; see there)
 scheduling.coalesce_reevaluations()
 
-# job selection looks at the ready jobs of highest priority first (Akella et al.'s search
-# chains; see there), not at a random sample
+# job selection looks at the ready jobs of highest priority first, not at a random sample, so
+# that rule priorities order the run (Akella et al.'s search chains last: rules/akella2002.smk)
 scheduling.sample_by_priority()
 
 # one core per job: the jobs' BLAS/OpenMP thread pools at one thread (see there)

@@ -96,8 +96,8 @@ _SAMPLE_RNG = random.Random(0)  # ties broken at random, the same way in every r
 def by_priority(jobs: Iterable[Any], size: int = SAMPLE, rng: random.Random = _SAMPLE_RNG) -> list:
     """At most ``size`` of the ready ``jobs``: every job of the highest priority first, ties
     (and the rest, down the priorities) at random. A random sample alone, as Snakemake's
-    subsample draws it, leaves a job of high priority waiting while over a thousand others
-    are ready: the one that would unblock the next iteration of a search."""
+    subsample draws it, ignores priorities while over a thousand jobs are ready, so no
+    priority could order the run (this workflow's: Akella et al.'s search chains last)."""
     pool = list(jobs)
     if len(pool) <= size:
         return pool
