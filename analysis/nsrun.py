@@ -14,7 +14,8 @@ Every simulation rule calls this module, so a run is always executed the same wa
   ``.<run>.lock`` beside the folder, inherited by ns) from before the folder is emptied
   until it is complete or renamed. A second run of the same folder waits a few seconds
   for the lock (an ns being killed lets go at once), then refuses, naming the holder;
-* no orphans: ns is killed when nsrun dies (``PR_SET_PDEATHSIG``), and nsrun kills ns
+* no orphans: ns is killed when nsrun dies (``PR_SET_PDEATHSIG``, set by util-linux's
+  ``setpriv`` where the machine has it), and nsrun kills ns
   and gives up when the process named by ``$CCR_OWNER_PID`` (the Snakemake that started
   the job; the Snakefile sets it) dies, even by ``kill -9``;
 * the time limit comes from ``--timeout`` or ``$CCR_NS_TIMEOUT_S`` (the Snakefile sets it
@@ -230,6 +231,27 @@ def _die_with(parent: int, libc: ctypes.CDLL) -> object:
     return preexec
 
 
+#: util-linux's setpriv, which sets its own parent-death signal and execs the rest of its
+#: command line (None where it is missing: then the preexec_fn above, which costs more)
+SETPRIV = shutil.which("setpriv")
+#: run by setpriv: exits 126 if the parent (``$1``) died before setpriv set the signal, else
+#: execs the command; so ns is always killed with its parent, as with :func:`_die_with`
+_CHECK_PARENT = 'test "$PPID" = "$1" || exit 126; shift; exec "$@"'
+
+
+def die_with_parent(cmd: Sequence[str], parent: int) -> tuple[list[str], object]:
+    """(argv, preexec_fn) for ``subprocess.Popen`` that start ``cmd`` as a process killed
+    (SIGKILL) when ``parent`` (this process) dies: through setpriv where the machine has it,
+    else with a preexec_fn. A preexec_fn makes Python fork this whole process (its page
+    tables copied, then the child's pages copied as it touches them) instead of vfork:
+    measured in a step forked from the step server (about 230 MB resident, 2026-11-27), 8.4
+    ms of CPU per start against 2.4 ms through setpriv and sh."""
+    if SETPRIV is None:
+        return list(cmd), _die_with(parent, _libc())
+    argv = [SETPRIV, "--pdeathsig", "KILL", "/bin/sh", "-c", _CHECK_PARENT, "sh", str(parent)]
+    return [*argv, *cmd], None
+
+
 def _owner_fd() -> tuple[int, int] | None:
     """(pid, pidfd) of the process named by $CCR_OWNER_PID; None when it is not set."""
     raw = os.environ.get(OWNER_ENV, "").strip()
@@ -345,12 +367,13 @@ def _run_locked(
     args += [f"out={out}", f"ns_id={ns_identity(ns)}"]
     log = out / "ns.log"
     with log.open("w") as fh:
+        argv, preexec = die_with_parent([str(ns.resolve()), str(script), *args], os.getpid())
         proc = subprocess.Popen(
-            [str(ns.resolve()), str(script), *args],
+            argv,
             stdout=fh,
             stderr=subprocess.STDOUT,
             pass_fds=(lock_fd,),  # an ns that outlives nsrun still holds the folder
-            preexec_fn=_die_with(os.getpid(), _libc()),  # noqa: PLW1509
+            preexec_fn=preexec,  # type: ignore[arg-type]  # noqa: PLW1509
         )
         status = _supervise(proc, owner, timeout)
     summary: dict = {}

@@ -199,6 +199,53 @@ def test_ns_dies_with_nsrun(ns_binary: Path, params: dict, tmp_path: Path) -> No
         pass
 
 
+# a parent that starts `sleep 600` as nsrun starts ns (SETPRIV None: the preexec_fn way),
+# prints the sleep's pid and waits to be killed
+_PARENT = """
+import os, subprocess, sys
+from analysis import nsrun
+if sys.argv[1] == "preexec":
+    nsrun.SETPRIV = None
+argv, preexec = nsrun.die_with_parent(["sleep", "600"], os.getpid())
+p = subprocess.Popen(argv, preexec_fn=preexec)
+print(p.pid, flush=True)
+p.wait()
+"""
+
+
+@pytest.mark.parametrize("way", ["setpriv", "preexec"])
+def test_started_process_dies_with_its_parent(way: str) -> None:
+    """Both ways of starting ns (setpriv where the machine has it, else a preexec_fn) kill
+    it when the process that started it dies by kill -9."""
+    if way == "setpriv" and nsrun.SETPRIV is None:
+        pytest.skip("no setpriv on this machine")
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _PARENT, way], stdout=subprocess.PIPE, text=True,
+        cwd=conf.ROOT,
+    )  # fmt: skip
+    child = int(parent.stdout.readline())
+    _wait_for(lambda: "sleep" in Path(f"/proc/{child}/cmdline").read_text(), "the sleep")
+    assert _alive(child)
+    parent.kill()
+    parent.wait()
+    _wait_for(lambda: not _alive(child), "the started process to die with its parent")
+
+
+def test_setpriv_start_refuses_when_the_parent_is_gone() -> None:
+    """Through setpriv, a start whose parent died before the death signal was set runs
+    nothing (exit 126): the check compares the shell's parent with the pid it was given."""
+    if nsrun.SETPRIV is None:
+        pytest.skip("no setpriv on this machine")
+    marker = Path(f"/tmp/nsrun-start-{os.getpid()}")
+    not_parent = os.getpid() + 1_000_000  # no live process of this test has that pid
+    argv, preexec = nsrun.die_with_parent(["touch", str(marker)], not_parent)
+    assert preexec is None
+    assert subprocess.run(argv).returncode == 126 and not marker.exists()
+    argv, _ = nsrun.die_with_parent(["touch", str(marker)], os.getpid())
+    assert subprocess.run(argv).returncode == 0 and marker.exists()
+    marker.unlink()
+
+
 def test_ns_killed_when_its_owner_dies(ns_binary: Path, params: dict, tmp_path: Path) -> None:
     """When the process named by $CCR_OWNER_PID (the Snakemake that started the job) dies,
     even by kill -9, nsrun kills ns and gives up: nothing goes on writing in the folder."""
