@@ -174,34 +174,44 @@ def cpu_hours(cpu_s: float) -> str:
 
 
 def build_cost(benchmarks: Path, papers: Sequence[str], fidelity: str) -> tuple[int, float]:
-    """The jobs that made this report's results and their CPU seconds, from Snakemake's
-    benchmark files (one per job): the ns fetch and build, and every job of ``papers`` at
+    """The jobs that made this report's results and their CPU seconds, from the records each
+    job leaves under ``benchmarks``: the ns fetch and build, and every job of ``papers`` at
     ``fidelity`` (a file under benchmarks/<paper>/ with the fidelity as a folder of its
-    path). Snakemake samples a job's processes, so its cpu_time misses much of short ns runs;
-    where a job logged its ns runs' own CPU (``<benchmark>.cpu``, analysis.nsrun --cpu-log)
-    and their sum is larger, that sum counts. A Python step that a local run forks from its
-    step server (analysis/stepserver.py) runs outside its job's processes, so Snakemake's
-    sampling sees only its launcher's CPU. ValueError naming a file without a cpu_time
-    column."""
+    path). A job of ns runs logs its runs' own CPU (``<job>.cpu``, analysis.nsrun --cpu-log)
+    and has no Snakemake benchmark file (Snakemake's sampling of each job's processes cost
+    its main loop CPU, and missed much of short ns runs); every other job has a Snakemake
+    benchmark file (``<job>.tsv``: cpu_time). Where a job has both (made before ns jobs
+    dropped theirs), the larger counts. A Python step that a local run forks from its step
+    server (analysis/stepserver.py) runs outside its job's processes, so Snakemake's
+    sampling sees only its launcher's CPU. ValueError naming a benchmark file without a
+    cpu_time column."""
     files = [benchmarks / "ns2_fetch.tsv", benchmarks / "build_ns.tsv"]
     for paper in papers:
-        files += [f for f in (benchmarks / paper).rglob("*.tsv") if fidelity in f.parts]
+        made = [
+            f
+            for f in (benchmarks / paper).rglob("*")
+            if f.suffix in (".tsv", ".cpu") and fidelity in f.parts
+        ]
+        tsvs = {f.with_suffix("") for f in made if f.suffix == ".tsv"}
+        files += [f for f in made if f.suffix == ".tsv" or f.with_suffix("") not in tsvs]
     jobs, cpu = 0, 0.0
-    for f in files:
+    for f in sorted(files):
         if not f.is_file():
             continue
-        lines = f.read_text().splitlines()
-        head = lines[0].split("\t") if lines else []
-        if "cpu_time" not in head or len(lines) < 2:
-            raise ValueError(f"{f}: not a Snakemake benchmark file (no cpu_time)")
-        value = lines[-1].split("\t")[head.index("cpu_time")]
-        sampled = float(value) if value not in ("", "NA", "-") else 0.0
+        sampled = 0.0
+        if f.suffix == ".tsv":
+            lines = f.read_text().splitlines()
+            head = lines[0].split("\t") if lines else []
+            if "cpu_time" not in head or len(lines) < 2:
+                raise ValueError(f"{f}: not a Snakemake benchmark file (no cpu_time)")
+            value = lines[-1].split("\t")[head.index("cpu_time")]
+            sampled = float(value) if value not in ("", "NA", "-") else 0.0
         log = f.with_suffix(".cpu")
-        made = (
+        made_cpu = (
             sum(c for c, ran in nsrun.read_cpu_log(log).values() if ran) if log.is_file() else 0.0
         )
         jobs += 1
-        cpu += max(sampled, made)
+        cpu += max(sampled, made_cpu)
     return jobs, cpu
 
 

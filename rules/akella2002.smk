@@ -83,7 +83,7 @@ AK_PRIORITY = -1
 for _var, (_b, _seeds) in [(v, b) for v in ["", *AK.variants] for b in enumerate(AK.seed_batches, 1)]:
     AK_POINT_DIR = AK.point_dir_pattern(_var)
     AK_POINT = AK_POINT_DIR.replace("{", "{{").replace("}", "}}")  # for expand()
-    # the batch job's Snakemake benchmark (.tsv) and ns's own CPU log (.cpu) beside it
+    # the batch job's log of ns's own CPU (.cpu; no Snakemake benchmark, as rule sim)
     AK_BENCH = AK_POINT_DIR.replace(akella.POINTS_ROOT, "benchmarks/akella2002/points") + f"-b{_b}"
 
     rule:
@@ -100,8 +100,6 @@ for _var, (_b, _seeds) in [(v, b) for v in ["", *AK.variants] for b in enumerate
             expand(AK_POINT + "/s{seed}/summary.json", seed=_seeds),
         log:  # each run's ns output, written by analysis.nsrun
             expand(AK_POINT + "/s{seed}/ns.log", seed=_seeds),
-        benchmark:
-            AK_BENCH + ".tsv"
         params:
             dir=AK_POINT_DIR,
             args=AK.point_args_pattern(_var),

@@ -99,7 +99,9 @@ GENERIC_STEPS = sorted(
 )
 
 
-# a run's Snakemake benchmark (.tsv) and ns's own CPU log (.cpu, analysis.nsrun --cpu-log)
+# a run's record of ns's own CPU (.cpu, analysis.nsrun --cpu-log). No Snakemake benchmark:
+# its sampling of every job's processes (a thread in Snakemake's main process) cost Snakemake
+# CPU per job, and missed much of a short run (analysis.report.build_cost reads the logs)
 SIM_BENCH = "benchmarks/{paper}/{exp}/{fidelity}/{run}"
 
 
@@ -116,8 +118,6 @@ rule sim:
         "results/{paper}/{exp}/{fidelity}/{run}/summary.json",
     log:
         "results/{paper}/{exp}/{fidelity}/{run}/ns.log",
-    benchmark:
-        SIM_BENCH + ".tsv"
     params:
         args=lambda w: run_args(w.paper, w.exp, w.run),
         cpu=SIM_BENCH + ".cpu",

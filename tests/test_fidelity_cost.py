@@ -84,16 +84,21 @@ def _bench_tsv(path: Path, cpu: float) -> Path:
 
 
 def test_finished_prefers_ns_cpu_logs(tmp_path: Path) -> None:
-    tsv = _bench_tsv(tmp_path / "p-b1.tsv", 0.5)
-    tsv.with_suffix(".cpu").write_text(
+    _bench_tsv(tmp_path / "p0.5-b1.tsv", 0.5)
+    (tmp_path / "p0.5-b1.cpu").write_text(
         "r/s1\t1.25\tmade\nr/s2\t0.000\trestored\nr/s3\t1.75\tmade\n"
     )
     f = fc.Finished()
-    f.add(tsv, 3)
+    assert f.add(tmp_path / "p0.5-b1", 3)
     assert f.exact == [1.25, 1.75] and f.lower == []  # the restored run made no ns process
+    (tmp_path / "p0.5-b1.tsv").unlink()  # a job of ns runs today: its CPU log only
+    g = fc.Finished()
+    assert g.add(tmp_path / "p0.5-b1", 3) and g.exact == [1.25, 1.75]
 
 
 def test_finished_without_a_log_is_a_lower_bound(tmp_path: Path) -> None:
     f = fc.Finished()
-    f.add(_bench_tsv(tmp_path / "p-b1.tsv", 3.0), 4)
+    assert f.add(_bench_tsv(tmp_path / "p-b1.tsv", 3.0).with_suffix(""), 4)
+    assert f.exact == [] and f.lower == [0.75]
+    assert not f.add(tmp_path / "q-b1", 4)  # no record of the job: nothing counted
     assert f.exact == [] and f.lower == [0.75]

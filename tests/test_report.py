@@ -251,6 +251,14 @@ def test_front_page_states_executor_jobs_and_cpu(tmp_path: Path) -> None:
     log.write_text("results/gao/fig02/quick/g_s1\t0.0\trestored\n")  # no ns ran
     assert report.build_cost(tmp_path, ["gao"], "quick") == (4, 330.5)
     log.unlink()
+    # a job of ns runs has only its CPU log (no Snakemake benchmark file): one job, ns's CPU
+    only = tmp_path / "gao/fig02/quick/g_s3.cpu"
+    only.write_text("results/gao/fig02/quick/g_s3\t2.5\tmade\n")
+    (tmp_path / "gao/fig02/paper/g_s3.cpu").write_text("x\t100.0\tmade\n")  # other fidelity
+    assert report.build_cost(tmp_path, ["gao"], "quick") == (5, 333.0)
+    only.write_text("r/s1\t2.5\tmade\nr/s2\t1.5\tmade\nr/s3\t9.0\trestored\n")  # a batch
+    assert report.build_cost(tmp_path, ["gao"], "quick") == (5, 334.5)
+    only.unlink()
     tex = report.build_tex("quick", "a47ff284", ["0001-x.patch"], "slurm", 1138, 5400.0)
     assert "\\newcommand{\\reportExecutor}{slurm}" in tex
     assert "\\newcommand{\\reportJobs}{1,138}" in tex
