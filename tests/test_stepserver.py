@@ -52,6 +52,17 @@ def test_only_project_modules_are_served() -> None:
     assert stepclient.served_module(["-m"]) is None
 
 
+def test_the_matplotlib_warm_up_leaves_no_trace() -> None:
+    """The server's warm-up figure changes none of matplotlib's settings and leaves no figure
+    open (what it loads is measured in its docstring; figure bytes: the workflow test below)."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    before = dict(matplotlib.rcParams)
+    stepserver.warm_up_matplotlib()
+    assert dict(matplotlib.rcParams) == before and not plt.get_fignums()
+
+
 def test_request_round_trip() -> None:
     argv = ["-m", "analysis.x", "--params", '{"a": "b=c"}', "é"]
     env = {"A": "1", "EQ": "x=y=z", "EMPTY": "", "UNI": "ü"}
