@@ -272,6 +272,19 @@ def test_no_start_for_a_dead_owner(
     assert not (tmp_path / "run").exists()
 
 
+def test_wait_for_exit_gives_the_status_or_times_out() -> None:
+    """nsrun's wait (a pidfd, no polling): the exit status as Popen.wait gives it, a signal's
+    as a negative status, TimeoutExpired while the process still runs."""
+    assert nsrun.wait_for_exit(subprocess.Popen(["sh", "-c", "exit 3"]), 60) == 3
+    assert nsrun.wait_for_exit(subprocess.Popen(["true"]), None) == 0
+    p = subprocess.Popen(["sleep", "600"])
+    with pytest.raises(subprocess.TimeoutExpired):
+        nsrun.wait_for_exit(p, 0.2)
+    assert p.poll() is None  # still running: the wait only timed out
+    p.kill()
+    assert nsrun.wait_for_exit(p, 60) == -9
+
+
 def test_time_limit_from_the_environment(
     ns_binary: Path, params: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:  # type: ignore[no-untyped-def]
