@@ -432,6 +432,20 @@ def read_cpu_log(path: Path) -> dict[str, tuple[float, bool]]:
     return out
 
 
+def read_benchmark_cpu(path: Path) -> float:
+    """The CPU seconds (cpu_time) of a Snakemake benchmark file (``benchmark:``; its first
+    repeat, the only one the rules make); 0.0 where Snakemake recorded none (NA). Snakemake
+    samples the job's process tree, so this misses what a process spends after its last
+    sample: a lower bound, far too low for jobs of short ns runs (:func:`read_cpu_log` is the
+    exact figure). ValueError for a file without a cpu_time column or row."""
+    lines = path.read_text().splitlines()
+    head = lines[0].split("\t") if lines else []
+    if "cpu_time" not in head or len(lines) < 2:
+        raise ValueError(f"{path}: not a Snakemake benchmark file (no cpu_time)")
+    value = lines[1].split("\t")[head.index("cpu_time")]
+    return float(value) if value not in ("", "NA", "-") else 0.0
+
+
 def _children_cpu() -> float:
     """User + system CPU seconds of this process's reaped children so far."""
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -198,14 +198,7 @@ def build_cost(benchmarks: Path, papers: Sequence[str], fidelity: str) -> tuple[
     for f in sorted(files):
         if not f.is_file():
             continue
-        sampled = 0.0
-        if f.suffix == ".tsv":
-            lines = f.read_text().splitlines()
-            head = lines[0].split("\t") if lines else []
-            if "cpu_time" not in head or len(lines) < 2:
-                raise ValueError(f"{f}: not a Snakemake benchmark file (no cpu_time)")
-            value = lines[-1].split("\t")[head.index("cpu_time")]
-            sampled = float(value) if value not in ("", "NA", "-") else 0.0
+        sampled = nsrun.read_benchmark_cpu(f) if f.suffix == ".tsv" else 0.0
         log = f.with_suffix(".cpu")
         made_cpu = (
             sum(c for c, ran in nsrun.read_cpu_log(log).values() if ran) if log.is_file() else 0.0

@@ -231,19 +231,18 @@ def test_started_process_dies_with_its_parent(way: str) -> None:
     _wait_for(lambda: not _alive(child), "the started process to die with its parent")
 
 
-def test_setpriv_start_refuses_when_the_parent_is_gone() -> None:
+def test_setpriv_start_refuses_when_the_parent_is_gone(tmp_path: Path) -> None:
     """Through setpriv, a start whose parent died before the death signal was set runs
     nothing (exit 126): the check compares the shell's parent with the pid it was given."""
     if nsrun.SETPRIV is None:
         pytest.skip("no setpriv on this machine")
-    marker = Path(f"/tmp/nsrun-start-{os.getpid()}")
-    not_parent = os.getpid() + 1_000_000  # no live process of this test has that pid
+    marker = tmp_path / "started"
+    not_parent = os.getpid() + 1  # any pid but this process's (the shell's parent)
     argv, preexec = nsrun.die_with_parent(["touch", str(marker)], not_parent)
     assert preexec is None
     assert subprocess.run(argv).returncode == 126 and not marker.exists()
     argv, _ = nsrun.die_with_parent(["touch", str(marker)], os.getpid())
     assert subprocess.run(argv).returncode == 0 and marker.exists()
-    marker.unlink()
 
 
 def test_ns_killed_when_its_owner_dies(ns_binary: Path, params: dict, tmp_path: Path) -> None:
@@ -418,6 +417,20 @@ def test_cpu_log_has_ns_cpu_time(ns_binary: Path, params: dict, tmp_path: Path) 
     ]
     # 0.6 s spent by the child, plus an interpreter's start-up; not the parent's time
     assert all(0.6 <= float(cpu) < 1.5 for _, cpu, _ in lines)
+
+
+def test_read_benchmark_cpu(tmp_path: Path) -> None:
+    """cpu_time of a Snakemake benchmark file (its columns as Snakemake writes them); NA is
+    no record (0.0); a file without the column is an error, not 0."""
+    f = tmp_path / "job.tsv"
+    f.write_text("s\th:m:s\tmax_rss\tcpu_time\n3.2\t0:00:03\t51.2\t2.75\n")
+    assert nsrun.read_benchmark_cpu(f) == 2.75
+    f.write_text("s\th:m:s\tmax_rss\tcpu_time\n3.2\t0:00:03\tNA\tNA\n")
+    assert nsrun.read_benchmark_cpu(f) == 0.0
+    for bad in ("s\tmax_rss\n3.2\t51.2\n", "s\tcpu_time\n", ""):
+        f.write_text(bad)
+        with pytest.raises(ValueError, match="job.tsv: not a Snakemake benchmark file"):
+            nsrun.read_benchmark_cpu(f)
 
 
 def test_cpu_log_marks_a_restored_run(
