@@ -11,44 +11,12 @@ from pathlib import Path
 from analysis import config as conf
 from analysis import nsrun
 from analysis import scheduling
-from analysis import stepclient, stepserver
-
-# one pending scheduler wake-up at a time (Snakemake's multiply with finished jobs; see there)
-scheduling.coalesce_reevaluations()
-
-# job selection looks at the ready jobs of highest priority first, not at a random sample, so
-# that rule priorities order the run (Akella et al.'s search chains last: rules/akella2002.smk)
-scheduling.sample_by_priority()
 
 # one core per job: the jobs' BLAS/OpenMP thread pools at one thread (see there)
 scheduling.one_thread_per_job()
 
-# rules call `python`: scripts/launcher/python, which runs `python -m analysis.X` in the step
-# server this run starts (onstart, below; local runs only) and execs the interpreter running
-# snakemake (the venv's, activated or not) for everything else, and when no server is up:
-# analysis/stepserver.py. A server's socket is never inherited from another Snakemake.
-os.environ.pop(stepclient.SOCKET_ENV, None)
-os.environ[stepclient.PYTHON_ENV] = sys.executable
-os.environ["PATH"] = os.pathsep.join(
-    [
-        str(Path(workflow.basedir) / "scripts" / "launcher"),
-        str(Path(sys.executable).parent),
-        os.environ.get("PATH", ""),
-    ]
-)
-
-
-onstart:
-    if workflow.local_exec:
-        stepserver.start()
-
-
-onsuccess:
-    stepserver.stop()
-
-
-onerror:
-    stepserver.stop()
+# rules call `python`: the interpreter running this Snakemake (the venv's), activated or not
+os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
 
 
 CONFIG_FILES = [str(p) for p in conf.config_files()]

@@ -6,26 +6,27 @@ flow F_n at (alpha_n, beta_n); R runs (seeds) per point. Every experiment of one
 shares all other parameters and the seeds (checked by :func:`study`), so a point's runs are
 made once and reused by every search and figure that needs them.
 
-Best-response search (docs/akella2002.md A6, A7; rules/akella2002.smk unrolls it, one checkpoint
-job per iteration): iteration j sweeps F_n's parameter over the candidates around the current common
-value x_j, picks with rule R1 on 85 % confidence intervals of F_n's mean goodput
-(:func:`pick_r1`) and stops when the pick equals x_j. The joint search alternates alpha and
-beta sweeps and stops when two consecutive sweeps leave the point unchanged.
+Best-response search (docs/akella2002.md A6, A7): iteration j sweeps F_n's parameter over the
+candidates around the current common value x_j, picks with rule R1 on 85 % confidence
+intervals of F_n's mean goodput (:func:`pick_r1`) and stops when the pick equals x_j. The
+joint search alternates alpha and beta sweeps and stops when two consecutive sweeps leave the
+point unchanged.
 
 Which runs a sweep makes is the search method (:func:`stage_plan`): ``full``, the paper's
 (every candidate, R runs each), or ``adaptive`` (a coarse pass, the paper's step near its
 best, then more runs only for candidates whose CI still overlaps the best's; the same
 candidates, seeds and pick rule, never more than R runs a point). An adaptive sweep is made
-in stages, one checkpoint job each: a stage's record holds the plan of the next.
+in stages: a stage's plan depends on the runs of the stages before it.
 
-This module imports neither pandas nor the models: the per-iteration jobs start fast.
-Usage (called by rules/akella2002.smk)::
+A search is one workflow job (rules/akella2002.smk): :func:`run_search` runs its stages and
+iterations in this process and makes each stage's point runs through analysis.nsrun in a
+pool of the job's threads (:class:`PointRunner`), into the run folders every search and
+figure shares; a search job that was killed resumes from the runs it finished.
 
-    python -m analysis.akella2002_search stage --params JSON --iteration J --stage K \
-        [--previous ITER.json] --out STAGE.json
-    python -m analysis.akella2002_search iteration --params JSON --iteration J \
-        [--previous ITER.json] --out ITER.json
-    python -m analysis.akella2002_search search --params JSON --out SEARCH.json ITER.json ...
+This module imports neither pandas nor the models. Usage (called by rules/akella2002.smk)::
+
+    python -m analysis.akella2002_search --params JSON --ns NS --script TCL \
+        [--threads N] [--cpu-log FILE] --out SEARCH.json
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
+import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -42,7 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from analysis import config as conf
-from analysis import nsio
+from analysis import nsio, nsrun
 from analysis.cli import params_json
 from analysis.nsrun import format_value
 from analysis.stats import Interval, intervals_overlap, mean_ci, paired_below
@@ -1026,19 +1029,21 @@ def run_sweep(
     current: float,
     goodputs_of: Callable[[float, int], Sequence[float]],
     max_runs: int,
-    upto: int | None = None,
-) -> tuple[dict[float, Sequence[float]], list[Plan], Plan | None]:
-    """Make one sweep's stages in order: (goodputs per candidate, the plans made, the next
-    plan, None when decided). ``goodputs_of(value, runs)`` gives F_n's goodput in the first
-    ``runs`` seeds of a candidate; ``upto`` stops after that many stages (a workflow job
-    makes one stage: the runs of the next are its successor's inputs)."""
+    prepare: Callable[[Plan], None] | None = None,
+) -> tuple[dict[float, Sequence[float]], list[Plan]]:
+    """Make one sweep's stages in order: (goodputs per candidate, the plans made).
+    ``goodputs_of(value, runs)`` gives F_n's goodput in the first ``runs`` seeds of a
+    candidate; ``prepare(plan)``, when given, first makes the runs a stage's plan reads (all
+    of a stage's runs at once: they are independent)."""
     evaluated: dict[float, Sequence[float]] = {}
     plans: list[Plan] = []
     # the race adds runs until each candidate left has max_runs: bounded
     for stage in range(1, max_runs + 4):
         plan = stage_plan(spec, coord, current, stage, evaluated, max_runs)
-        if plan is None or (upto is not None and stage > upto):
-            return evaluated, plans, plan
+        if plan is None:
+            return evaluated, plans
+        if prepare is not None:
+            prepare(plan)
         for v, n in plan.items():
             evaluated[v] = goodputs_of(v, n)
         plans.append(plan)
@@ -1103,106 +1108,53 @@ def read_record(path: Path | str) -> dict:
     return json.loads(Path(path).read_text())
 
 
-def current_of(
-    spec: SearchSpec, iteration: int, previous: Path | str | None
-) -> tuple[float, float]:
-    """The common (alpha, beta) of F_1..F_{n-1} in an iteration: the start, else the previous
-    iteration's outcome."""
-    if iteration == 1:
-        return spec.start
-    if previous is None:
-        raise ValueError(f"{spec.name}: iteration {iteration} needs the previous iteration")
-    rec = read_record(previous)
-    if rec["iteration"] != iteration - 1 or rec["search"] != spec.name:
-        raise ValueError(f"{previous}: not iteration {iteration - 1} of {spec.name}")
-    if rec["stop"]:
-        raise ValueError(f"{spec.name}: the search stopped at iteration {iteration - 1}")
-    return rec["next"]["alpha"], rec["next"]["beta"]
-
-
 def _sweep(spec: SearchSpec, iteration: int, current: tuple[float, float]) -> tuple[str, float]:
     """The coordinate F_n varies in an iteration and the current value of it."""
     coord = spec.coordinate(iteration)
     return coord, canon(current[0] if coord == "alpha" else current[1])
 
 
-def _goodputs_reader(
-    st: Study, spec: SearchSpec, iteration: int, current: tuple[float, float]
-) -> Callable[[float, int], Sequence[float]]:
-    points = dict(spec.points(iteration, current))
-
-    def of(value: float, runs: int) -> Sequence[float]:
-        return fn_goodputs(read_point_rows(st.point_dir(points[value]), st.seeds[:runs]))
-
-    return of
+#: makes the runs of the given points, each for the given seeds (:class:`PointRunner`)
+Runner = Callable[[Sequence[tuple[Point, Sequence[int]]]], None]
 
 
-def plan_files(
-    st: Study, spec: SearchSpec, iteration: int, current: tuple[float, float], plans: Sequence
-) -> list[str]:
-    """The run summaries a list of plans (JSON form: [[value, runs], ...]) reads."""
-    points = dict(spec.points(iteration, current))
-    files: set[str] = set()
-    for plan in plans:
-        for v, n in plan:
-            files.update(st.summaries(points[canon(v)], int(n)))
-    return sorted(files)
-
-
-def first_plan(spec: SearchSpec, iteration: int, current: tuple[float, float], runs: int) -> list:
-    """An iteration's first stage in JSON form (it needs no runs to plan)."""
-    coord, cur = _sweep(spec, iteration, current)
-    plan = stage_plan(spec, coord, cur, 1, {}, runs)
-    assert plan is not None
-    return _plan_json(plan)
-
-
-def _plan_json(plan: Plan) -> list:
-    return [[v, n] for v, n in sorted(plan.items())]
-
-
-def write_stage(
-    st: Study, name: str, iteration: int, stage: int, previous: str | None, out: Path | str
-) -> dict:
-    """Make stage ``stage`` of an adaptive sweep from its runs, and write the plans made and
-    the next stage's plan (or done) as JSON: the workflow makes the next plan's runs."""
+def run_search(st: Study, name: str, runner: Runner) -> dict:
+    """One best-response search from start to end, in this process: each iteration's sweep
+    stage by stage (each stage's runs made by ``runner``, then read), the pick (rule R1) and
+    the stop rule; then the NE and start profiles' runs. Returns the search's record
+    (:func:`search_doc`). Every run is read from the run folders, so a search whose runs
+    exist already (made by an earlier, interrupted search job, or by any other search or
+    figure) makes no run again."""
     spec = st.searches[name]
-    current = current_of(spec, iteration, previous)
-    coord, cur = _sweep(spec, iteration, current)
-    reader = _goodputs_reader(st, spec, iteration, current)
-    _, plans, nxt = run_sweep(spec, coord, cur, reader, len(st.seeds), upto=stage)
-    if len(plans) < stage:
-        raise ValueError(f"{name} iteration {iteration}: decided before stage {stage}")
-    rec = {
-        "search": name,
-        "method": spec.method,
-        "iteration": iteration,
-        "stage": stage,
-        "current": {"alpha": canon(current[0]), "beta": canon(current[1])},
-        "plans": [_plan_json(p) for p in plans],
-        "next": None if nxt is None else _plan_json(nxt),
-        "done": nxt is None,
-    }
-    _write_json(rec, out)
-    return rec
+    records: list[dict] = []
+    prev: dict | None = None
+    for j in range(1, spec.max_sweeps + 1):
+        current = spec.start if prev is None else (prev["next"]["alpha"], prev["next"]["beta"])
+        coord, cur = _sweep(spec, j, current)
+        points = dict(spec.points(j, current))
 
+        def goodputs_of(value: float, runs: int, points: Mapping = points) -> Sequence[float]:
+            return fn_goodputs(read_point_rows(st.point_dir(points[value]), st.seeds[:runs]))
 
-def write_iteration(
-    st: Study, name: str, iteration: int, previous: str | None, out: Path | str
-) -> dict:
-    """Make the sweep of one iteration on its points' runs (every stage, replayed from the
-    runs) and write the record (JSON) with the pick."""
-    spec = st.searches[name]
-    current = current_of(spec, iteration, previous)
-    prev = read_record(previous) if previous else None
-    coord, cur = _sweep(spec, iteration, current)
-    reader = _goodputs_reader(st, spec, iteration, current)
-    goodputs, plans, _ = run_sweep(spec, coord, cur, reader, len(st.seeds))
-    rec = iteration_record(spec, iteration, current, goodputs, prev)
-    rec["stages"] = len(plans)
-    rec["runs"] = sum(len(g) for g in goodputs.values())
-    _write_json(rec, out)
-    return rec
+        def prepare(plan: Plan, points: Mapping = points) -> None:
+            runner([(points[v], st.seeds[:n]) for v, n in sorted(plan.items())])
+
+        goodputs, plans = run_sweep(spec, coord, cur, goodputs_of, len(st.seeds), prepare)
+        rec = iteration_record(spec, j, current, goodputs, prev)
+        rec["stages"] = len(plans)
+        rec["runs"] = sum(len(g) for g in goodputs.values())
+        records.append(rec)
+        prev = rec
+        if rec["stop"]:
+            break
+    ae, be = ne_of(records)
+    runner(
+        [
+            (symmetric_point(spec.tcp, spec.queue, ae, be, spec.variant), st.seeds),
+            (symmetric_point(spec.tcp, spec.queue, *spec.start, spec.variant), st.seeds),
+        ]
+    )
+    return search_doc(st, name, records)
 
 
 def ne_of(records: Sequence[Mapping]) -> tuple[float, float]:
@@ -1213,11 +1165,10 @@ def ne_of(records: Sequence[Mapping]) -> tuple[float, float]:
     return last["next"]["alpha"], last["next"]["beta"]
 
 
-def write_search(st: Study, name: str, iteration_files: Sequence[str], out: Path | str) -> dict:
+def search_doc(st: Study, name: str, records: Sequence[Mapping]) -> dict:
     """Summary of a finished search: NE, convergence, the NE and start profiles' metrics and
-    every iteration's curve."""
+    every iteration's record (its curve)."""
     spec = st.searches[name]
-    records = [read_record(f) for f in iteration_files]
     if [r["iteration"] for r in records] != list(range(1, len(records) + 1)):
         raise ValueError(f"{name}: iterations must be 1..k in order")
     ae, be = ne_of(records)
@@ -1227,14 +1178,13 @@ def write_search(st: Study, name: str, iteration_files: Sequence[str], out: Path
     )
     start_dir = st.point_dir(symmetric_point(spec.tcp, spec.queue, *spec.start, v))
     start = profile_metrics(read_point_rows(start_dir, st.seeds))
-    spec_d = spec_json(spec)
-    doc = {
+    return {
         "search": name,
         "fidelity": st.fidelity,
         "mode": spec.mode,
         "tcp": spec.tcp,
         "queue": spec.queue,
-        "spec": spec_d,
+        "spec": spec_json(spec),
         "params": st.base,
         "seeds": list(st.seeds),
         "converged": bool(records[-1]["converged"]),
@@ -1246,10 +1196,74 @@ def write_search(st: Study, name: str, iteration_files: Sequence[str], out: Path
         "points": sum(len(r["candidates"]) for r in records),
         "runs": sum(c["runs"] for r in records for c in r["candidates"]),
         "numdupacks": _numdupacks(start_dir, st.seeds[0]),
-        "records": records,
+        "records": list(records),
     }
-    _write_json(doc, out)
-    return doc
+
+
+@dataclass
+class PointRunner:
+    """Makes point runs for a search through :func:`analysis.nsrun.run`, ``threads`` at a
+    time (threads of this process, each waiting on its ns): the runs of one call are
+    independent, so they go in parallel. A run already complete and made from the same
+    inputs is reused, never redone (:func:`analysis.nsrun.reusable_run`; also one that
+    another job made meanwhile: nsrun waits for its lock, then reuses it);
+    each run keeps nsrun's atomic write, lock, time limit and parent-death handling. The
+    first failure stops the call once the runs already started have ended (no finished run
+    is lost), and is raised."""
+
+    st: Study
+    ns: Path
+    script: Path
+    threads: int = 1
+    cpu_log: Path | None = None
+    timeout: float | None = None
+    #: seconds to wait for a run that another process is making (then reused)
+    lock_wait: float = 3600.0
+
+    def run_params(self, point: Point, seed: int) -> dict[str, str]:
+        """One run's ns parameters, word for word those of the point rules' command line
+        (:meth:`Study.point_args`), then the seed (as ``nsrun --seeds`` adds it)."""
+        words = self.st.point_args(point).split(" ")
+        params = dict(w.split("=", 1) for w in words)
+        if len(params) != len(words) or "seed" in params:
+            raise ValueError(f"{point.key}: ns arguments not one key=value each: {words}")
+        return {**params, "seed": str(seed)}
+
+    def __call__(self, tasks: Sequence[tuple[Point, Sequence[int]]]) -> None:
+        from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+
+        todo = [
+            (Path(self.st.point_dir(p)) / f"s{s}", self.run_params(p, s))
+            for p, seeds in tasks
+            for s in seeds
+        ]
+        todo = [
+            (out, prm)
+            for out, prm in dict(todo).items()
+            if nsrun.reusable_run(self.ns, self.script, out, prm) is None
+        ]
+        if not todo:
+            return
+        with ThreadPoolExecutor(max_workers=max(1, self.threads)) as pool:
+            futures = [pool.submit(self._run, out, prm) for out, prm in todo]
+            done, pending = wait(futures, return_when=FIRST_EXCEPTION)
+            for f in pending:
+                f.cancel()
+        for f in futures:
+            if f.done() and not f.cancelled() and f.exception() is not None:
+                raise f.exception()  # type: ignore[misc]
+
+    def _run(self, out: Path, params: Mapping[str, str]) -> None:
+        nsrun.run(
+            self.ns,
+            self.script,
+            out,
+            params,
+            self.timeout,
+            self.cpu_log,
+            reuse=True,
+            lock_wait=self.lock_wait,
+        )
 
 
 def _numdupacks(point_dir: str, seed: int) -> int:
@@ -1334,38 +1348,60 @@ def spec_of(d: Mapping) -> SearchSpec:
 def study_of_params(params: Mapping) -> Study:
     """The one-search study :func:`search_params` describes."""
     s = spec_of(params["spec"])
+    # the base parameters are the search's variant's already (search_params)
+    variants = {s.variant: {}} if s.variant else {}
     return Study(
-        params["fidelity"], dict(params["base"]), tuple(params["seeds"]), {s.name: s}, {}, {}
+        params["fidelity"],
+        dict(params["base"]),
+        tuple(params["seeds"]),
+        {s.name: s},
+        {},
+        {},
+        variants=variants,
     )
 
 
+def _cancelled(signum: int, frame: object) -> None:
+    print(f"akella2002_search: cancelled (signal {signum})", file=sys.stderr, flush=True)
+    os._exit(128 + signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Akella et al. 2002: one search step")
-    ap.add_argument("what", choices=["stage", "iteration", "search"])
+    ap = argparse.ArgumentParser(
+        description="Akella et al. 2002: one best-response search, start to end"
+    )
     ap.add_argument("--params", type=params_json, required=True, help="see search_params")
-    ap.add_argument("--iteration", type=int)
-    ap.add_argument("--stage", type=int)
-    ap.add_argument("--previous")
-    ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("iterations", nargs="*")
-    a = ap.parse_intermixed_args(argv)
+    ap.add_argument("--ns", type=Path, required=True, help="the ns binary")
+    ap.add_argument("--script", type=Path, required=True, help="tcl/akella2002/dumbbell.tcl")
+    ap.add_argument("--threads", type=int, default=1, help="ns runs at a time")
+    ap.add_argument("--cpu-log", type=Path, help="ns's CPU per run made (analysis.nsrun)")
+    ap.add_argument(
+        "--timeout",
+        type=float,
+        default=float(os.environ[nsrun.TIMEOUT_ENV]) if os.environ.get(nsrun.TIMEOUT_ENV) else None,
+        help=f"seconds per ns run (default: ${nsrun.TIMEOUT_ENV}, else none)",
+    )
+    ap.add_argument("--out", type=Path, required=True, help="the search's record (JSON)")
+    a = ap.parse_args(argv)
+    if a.threads < 1:
+        ap.error(f"--threads must be at least 1, not {a.threads}")
     try:
         st = study_of_params(a.params)
     except (KeyError, TypeError) as e:
         ap.error(f"--params does not describe a search: {e}")
     (name,) = st.searches
-    if a.what in ("stage", "iteration") and a.iteration is None:
-        ap.error(f"{a.what} needs --iteration")
-    if a.what == "stage":
-        if a.stage is None:
-            ap.error("stage needs --stage")
-        if st.searches[name].method != "adaptive":
-            ap.error("stage: only an adaptive search has stages")
-        write_stage(st, name, a.iteration, a.stage, a.previous, a.out)
-    elif a.what == "iteration":
-        write_iteration(st, name, a.iteration, a.previous, a.out)
-    else:
-        write_search(st, name, a.iterations, a.out)
+    runner = PointRunner(st, a.ns, a.script, a.threads, a.cpu_log, a.timeout)
+    # cancelled (Snakemake's SIGTERM, Ctrl-C): end at once, not after the running ns runs (the
+    # pool would wait for them); every ns this process started dies with it (parent-death
+    # signal), finished runs stay, the rest are redone by the next search job
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, _cancelled)
+    try:
+        doc = run_search(st, name, runner)
+    except nsrun.NsRunError as e:
+        print(f"{name}: {e}", file=sys.stderr)
+        return 1
+    _write_json(doc, a.out)
     return 0
 
 

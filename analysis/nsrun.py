@@ -62,8 +62,9 @@ TIMEOUT_ENV = "CCR_NS_TIMEOUT_S"  # seconds an ns run may take (the Snakefile se
 OWNER_ENV = "CCR_OWNER_PID"  # the process whose death ends the run (the Snakefile's)
 STORE_ENV = "CCR_RUN_STORE"  # the run store's folder; 'off' or '' for none
 STORE_DEFAULT = Path("results/.runstore")  # the store inside a Slurm job, unless set
-STORE_FORMAT = b"1"  # part of every key: bump it when the store's layout changes
+STORE_FORMAT = b"2"  # part of every key: bump it when the store's layout changes
 LOCK_WAIT_S = 10.0  # how long a second run of a folder waits for the first to let go
+KEY_FILE = "run.key"  # a finished run's key (run_key), written after its summary.json
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
@@ -121,7 +122,7 @@ def run_key(ns: Path, script: Path, out: Path, args: Sequence[str]) -> str | Non
     add("out", str(out).encode())
     for f in tcl_sources(script):
         add(f"tcl:{f}", f.read_bytes())
-    add("args", "\0".join(args).encode())
+    add("args", "\0".join(sorted(args)).encode())  # ns reads them by name, in any order
     return h.hexdigest()
 
 
@@ -267,28 +268,38 @@ def _owner_fd() -> tuple[int, int] | None:
 
 
 def wait_for_exit(proc: subprocess.Popen, timeout: float | None) -> int:
-    """``proc.wait(timeout)`` without its polling: with a timeout, Popen.wait sleeps and polls,
-    its sleeps growing to 50 ms, so it notices the end of an ns run late, its core idle
-    meanwhile (measured 2026-11-27 on a 0.3-s process: 14.9 ms late on average, against 1.3
-    ms here; the runs at quick number 12,035). Here a select on the process's pidfd wakes
-    when it exits. subprocess.TimeoutExpired as Popen.wait; Popen.wait itself where pidfds
-    are missing (Linux before 5.3)."""
+    """``proc.wait(timeout)`` without its polling (see :func:`wait_for_exit_cpu`)."""
+    return wait_for_exit_cpu(proc, timeout)[0]
+
+
+def wait_for_exit_cpu(proc: subprocess.Popen, timeout: float | None) -> tuple[int, float | None]:
+    """(exit status as Popen.returncode, the process's own CPU seconds): ``proc.wait(timeout)``
+    without its polling. With a timeout, Popen.wait sleeps and polls, its sleeps growing to
+    50 ms, so it notices the end of a short ns run late, its core idle meanwhile; here a
+    select on the process's pidfd wakes when it exits, and ``os.wait4`` reaps it with its own
+    rusage (exact in a process that runs several ns at once from threads, where the
+    process-wide RUSAGE_CHILDREN mixes them). subprocess.TimeoutExpired as Popen.wait;
+    Popen.wait itself, and no CPU figure (None), where pidfds are missing (Linux before 5.3)."""
     try:
         fd = os.pidfd_open(proc.pid)
     except (AttributeError, OSError):
-        return proc.wait(timeout=timeout)
+        return proc.wait(timeout=timeout), None
     try:
         ready, _, _ = select.select([fd], [], [], timeout)
     finally:
         os.close(fd)
     if not ready:
         raise subprocess.TimeoutExpired(proc.args, timeout)  # type: ignore[arg-type]
-    return proc.wait()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, usage.ru_utime + usage.ru_stime
 
 
-def _supervise(proc: subprocess.Popen, owner: tuple[int, int] | None, timeout: float | None) -> str:
+def _supervise(
+    proc: subprocess.Popen, owner: tuple[int, int] | None, timeout: float | None
+) -> tuple[str, float | None]:
     """Wait for ns; kill it on timeout, on the owner's death or on an interrupt. Return ''
-    or why the run did not finish."""
+    or why the run did not finish, and ns's CPU seconds (None where not measured)."""
     died: list[int] = []
     wake_r, wake_w = os.pipe()
 
@@ -302,8 +313,9 @@ def _supervise(proc: subprocess.Popen, owner: tuple[int, int] | None, timeout: f
     if owner is not None:
         watcher = threading.Thread(target=watch, args=owner, daemon=True)
         watcher.start()
+    cpu: float | None = None
     try:
-        rc = wait_for_exit(proc, timeout)
+        rc, cpu = wait_for_exit_cpu(proc, timeout)
         status = f"exit status {rc}" if rc else ""
     except subprocess.TimeoutExpired:
         proc.kill()
@@ -321,7 +333,7 @@ def _supervise(proc: subprocess.Popen, owner: tuple[int, int] | None, timeout: f
         os.close(wake_w)
     if died:
         status = f"the process that started it (pid {died[0]}) died; ns killed"
-    return status
+    return status, cpu
 
 
 def run(
@@ -331,6 +343,8 @@ def run(
     params: Mapping[str, object],
     timeout: float | None = None,
     cpu_log: Path | None = None,
+    reuse: bool = False,
+    lock_wait: float | None = None,
 ) -> dict:
     """Run ``ns script`` with ``params``; return the parsed summary.json.
 
@@ -338,7 +352,14 @@ def run(
     (ns's user + system time from the reaped child's rusage; a run restored from the store
     made no ns process). Snakemake's benchmark cpu_time samples the process tree, once a
     second and then every 30 s, so it misses what a short ns run spends between samples;
-    this is the exact figure, kept outside results/ (it differs from run to run)."""
+    this is the exact figure, kept outside results/ (it differs from run to run).
+
+    ``reuse``: a run already complete in ``out`` and made from the same inputs
+    (:func:`reusable_run`) is returned as it is, not made again (a search's driver: a run any
+    job made is shared); checked once the folder's lock is held, so a run being made by
+    another process is waited for (``lock_wait`` seconds; default LOCK_WAIT_S), then reused.
+    Without it the folder is always made anew: a Snakemake job runs because its outputs are
+    to be remade."""
     for reserved in ("out", "ns_id"):
         if reserved in params:
             raise ValueError(f"parameter '{reserved}' is set by nsrun, not by the config")
@@ -346,18 +367,54 @@ def run(
         raise NsRunError(f"ns binary {ns} not found: build it with 'snakemake build_ns'")
     owner = _owner_fd()
     try:
-        with run_lock(out) as lock_fd:
+        with run_lock(out, lock_wait) as lock_fd:
+            if reuse:
+                done = reusable_run(ns, script, out, params)
+                if done is not None:
+                    return done
             c0 = _children_cpu()
-            summary, restored = _run_locked(ns, script, out, params, timeout, owner, lock_fd)
+            summary, how, cpu = _run_locked(ns, script, out, params, timeout, owner, lock_fd)
             if cpu_log is not None:
-                how = "restored" if restored else "made"
+                if cpu is None:  # not measured per process (no pidfd): this process's children
+                    cpu = _children_cpu() - c0
                 cpu_log.parent.mkdir(parents=True, exist_ok=True)
                 with cpu_log.open("a") as fh:
-                    fh.write(f"{out}\t{_children_cpu() - c0:.3f}\t{how}\n")
+                    fh.write(f"{out}\t{cpu:.3f}\t{how}\n")
             return summary
     finally:
         if owner is not None:
             os.close(owner[1])
+
+
+def complete_summary(out: Path) -> dict | None:
+    """The summary.json of a finished run in ``out``, or None when it has none or one not
+    marked complete (a run cut short: made again)."""
+    try:
+        summary = json.loads((out / "summary.json").read_text())
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
+    return summary if isinstance(summary, dict) and summary.get("complete") is True else None
+
+
+def run_args(params: Mapping[str, object]) -> list[str]:
+    """A run's parameters as ns's ``key=value`` words (before nsrun adds out= and ns_id=)."""
+    return [f"{k}={format_value(v)}" for k, v in params.items()]
+
+
+def reusable_run(ns: Path, script: Path, out: Path, params: Mapping[str, object]) -> dict | None:
+    """The summary of the run in ``out`` if it is complete and was made from exactly these
+    inputs (its ``run.key``, written when it finished, equals :func:`run_key` now: the same
+    ns, Tcl files, this module, folder and arguments), else None: a run from another binary,
+    script or parameters, or one that never finished, is made again."""
+    key = run_key(ns, script, out, run_args(params))
+    if key is None:
+        return None
+    try:
+        if (out / KEY_FILE).read_text().strip() != key:
+            return None
+    except FileNotFoundError:
+        return None
+    return complete_summary(out)
 
 
 def _run_locked(
@@ -368,22 +425,21 @@ def _run_locked(
     timeout: float | None,
     owner: tuple[int, int] | None,
     lock_fd: int,
-) -> tuple[dict, bool]:
-    """The run's summary, and whether it was restored from the store (no ns ran)."""
+) -> tuple[dict, str, float | None]:
+    """The run's summary, 'made' or 'restored' (from the store: no ns ran), and ns's CPU
+    seconds (0 for a restored run; None where not measured per process)."""
     failed = out.with_name(out.name + ".failed")
     for d in (out, failed):
         if d.exists():
             shutil.rmtree(d)
     out.mkdir(parents=True)
-    args = [f"{k}={format_value(v)}" for k, v in params.items()]
-    store, key = store_dir(), None
-    if store is not None:
-        key = run_key(ns, script, out, args)
+    args = run_args(params)
+    store, key = store_dir(), run_key(ns, script, out, args)
     if store is not None and key is not None:
         restored = restore_from_store(store_entry(store, key), out)
         if restored is not None:
             print(f"nsrun: {out} restored from the run store ({key[:12]})", file=sys.stderr)
-            return restored, True
+            return restored, "restored", 0.0
     args += [f"out={out}", f"ns_id={ns_identity(ns)}"]
     log = out / "ns.log"
     with log.open("w") as fh:
@@ -395,7 +451,7 @@ def _run_locked(
             pass_fds=(lock_fd,),  # an ns that outlives nsrun still holds the folder
             preexec_fn=preexec,  # type: ignore[arg-type]  # noqa: PLW1509
         )
-        status = _supervise(proc, owner, timeout)
+        status, cpu = _supervise(proc, owner, timeout)
     summary: dict = {}
     summary_path = out / "summary.json"
     if not status:
@@ -412,11 +468,13 @@ def _run_locked(
             f"ns run {script} -> {out} failed ({status}); output kept in {failed}\n"
             + "\n".join("    " + line for line in tail)
         )
+    if key is not None:  # after the summary: a run without it is made again (reusable_run)
+        (out / KEY_FILE).write_text(key + "\n")
     if store is not None and key is not None:
         entry = store_entry(store, key)
         entry.parent.mkdir(parents=True, exist_ok=True)
         keep_in_store(out, entry)
-    return summary, False
+    return summary, "made", cpu
 
 
 def read_cpu_log(path: Path) -> dict[str, tuple[float, bool]]:

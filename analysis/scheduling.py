@@ -1,128 +1,16 @@
-"""How Snakemake schedules this workflow's jobs: one pending scheduler wake-up at a time (a
-workaround), job selection over the ready jobs of highest priority (:func:`sample_by_priority`),
-one BLAS thread per job (:func:`one_thread_per_job`), and where a run's cores stood idle
-(:func:`idle_cores`, for bench/scheduler-overhead).
-
-One pending scheduler wake-up at a time: a workaround for Snakemake's job scheduler.
-
-With a job rate limit (Snakemake's default ``--max-jobs-per-timespan 100/1s``), every pass of
-Snakemake's scheduling loop ends by arming a new timer that wakes the loop again one timespan
-later (``JobScheduler._schedule_reevalutation``), and every pass a timer starts arms another.
-Each finished job starts a pass of its own, so every finished job adds one more chain of
-wake-ups: after n jobs, the loop is woken about n times a second, and each pass re-evaluates
-the parameters and input sizes of every ready job, so Snakemake's own CPU grows with the
-jobs finished (README, "Tests and benchmarks", gives what it cost here).
-
-:func:`coalesce_reevaluations`, called by the Snakefile, keeps at most one wake-up pending per
-scheduler. That keeps what the wake-up is for: after any pass, the loop runs again within one
-timespan, so a rate-limited submission is retried in time; finished jobs still wake the loop
-themselves. The timer is a daemon thread, so it never delays Snakemake's exit.
+"""How this workflow's jobs use the cores: one BLAS thread per job
+(:func:`one_thread_per_job`), and where a run's cores stood idle (:func:`idle_cores`, from
+Snakemake's log, for bench/scheduler-overhead). Snakemake itself is used as it is: its job
+selection is the profile's (profiles/default), nothing of it is replaced.
 """
 
 from __future__ import annotations
 
 import os
-import random
 import re
-import threading
 import time
-from collections.abc import Iterable, MutableMapping
+from collections.abc import MutableMapping
 from dataclasses import dataclass
-from typing import Any
-
-#: the attribute of a scheduler that says a wake-up is pending
-PENDING = "_artifact_reevaluation_pending"
-
-
-def coalesced_reevaluation(scheduler: Any, delay: float) -> None:
-    """Wake ``scheduler``'s loop (release its ``_open_jobs``) after ``delay`` seconds, unless
-    a wake-up is pending already."""
-    with _LOCK:
-        if getattr(scheduler, PENDING, False):
-            return
-        setattr(scheduler, PENDING, True)
-
-    def wake() -> None:
-        with _LOCK:
-            setattr(scheduler, PENDING, False)
-        scheduler._open_jobs.release()
-
-    timer = threading.Timer(delay, wake)
-    timer.daemon = True
-    timer.start()
-
-
-_LOCK = threading.Lock()
-
-
-def _scheduler_method(name: str) -> tuple[Any, Any] | None:
-    """Snakemake's job scheduler class and its own method ``name``, or None when this
-    Snakemake has no such method (a version that schedules otherwise)."""
-    try:
-        from snakemake.scheduling.job_scheduler import JobScheduler
-    except ImportError:
-        return None
-    own = JobScheduler.__dict__.get(name)
-    return None if own is None else (JobScheduler, own)
-
-
-def coalesce_reevaluations() -> bool:
-    """Put :func:`coalesced_reevaluation` in place of Snakemake's. False (and nothing
-    changed) when this Snakemake has no such method: a version that schedules otherwise."""
-    found = _scheduler_method("_schedule_reevalutation")
-    if found is None:
-        return False
-    JobScheduler, own = found
-    if own is not coalesced_reevaluation:
-        SNAKEMAKE_OWN.append(own)
-    JobScheduler._schedule_reevalutation = coalesced_reevaluation  # type: ignore[method-assign]
-    return True
-
-
-#: Snakemake's own method, once replaced (for the tests that show what it does)
-SNAKEMAKE_OWN: list[Any] = []
-
-
-# --- the sample job selection looks at: highest priority first --------------------------------
-
-#: how many ready jobs a pass of job selection looks at (Snakemake's --scheduler-subsample,
-#: which samples at random, is left unset): the profile's greedy selection reads every job it
-#: is given, and at quick over a thousand point jobs are ready at once
-SAMPLE = 50
-
-_SAMPLE_RNG = random.Random(0)  # ties broken at random, the same way in every run
-
-
-def by_priority(jobs: Iterable[Any], size: int = SAMPLE, rng: random.Random = _SAMPLE_RNG) -> list:
-    """At most ``size`` of the ready ``jobs``: every job of the highest priority first, ties
-    (and the rest, down the priorities) at random. A random sample alone, as Snakemake's
-    subsample draws it, ignores priorities while over a thousand jobs are ready, so no
-    priority could order the run (this workflow's: Akella et al.'s search chains last)."""
-    pool = list(jobs)
-    if len(pool) <= size:
-        return pool
-    rng.shuffle(pool)
-    pool.sort(key=lambda job: -job.priority)  # stable: the shuffle breaks ties
-    return pool[:size]
-
-
-def sample_by_priority(size: int = SAMPLE) -> bool:
-    """Have Snakemake's job selection look at :func:`by_priority`'s sample of the ready jobs.
-    False (and nothing changed) when this Snakemake has no such method."""
-    found = _scheduler_method("job_selector")
-    if found is None:
-        return False
-    JobScheduler, own = found
-    if getattr(own, "_artifact_sample", False):
-        return True
-
-    def job_selector(self: Any, jobs: Any) -> Any:
-        return own(self, set(by_priority(jobs, size)))
-
-    job_selector._artifact_sample = True  # type: ignore[attr-defined]
-    JobScheduler.job_selector = job_selector  # type: ignore[method-assign]
-    return True
-
 
 # --- one thread per job ---------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -170,34 +171,41 @@ def fake_point(st: aks.Study, p: aks.Point, goodput_fn: float, n: int = 3) -> No
         (d / "flows.tsv").write_text("\n".join(rows) + "\n")
 
 
+class FakeRunner:
+    """A search's runner (:data:`analysis.akella2002_search.Runner`) that makes each point it
+    is asked for with :func:`fake_point`, F_n's goodput ``gfn(point)``; records every ask."""
+
+    def __init__(self, st: aks.Study, gfn) -> None:
+        self.st, self.gfn = st, gfn
+        self.made: set = set()
+        self.asked: list[list[tuple[aks.Point, tuple[int, ...]]]] = []
+
+    def __call__(self, tasks) -> None:
+        self.asked.append([(p, tuple(seeds)) for p, seeds in tasks])
+        for p, _ in tasks:
+            if p not in self.made:
+                fake_point(self.st, p, self.gfn(p))
+                self.made.add(p)
+
+
 def test_search_on_synthetic_points(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """F_n's goodput peaks at alpha_n = 4 whatever the others play: iteration 1 (others at 1)
-    moves to 4, iteration 2 (others at 4) keeps 4 -> NE alpha_E = 4 after 2 iterations."""
+    moves to 4, iteration 2 (others at 4) keeps 4 -> NE alpha_E = 4 after 2 iterations; the
+    runner is asked for each iteration's sweep, then the NE and start profiles."""
     monkeypatch.chdir(tmp_path)
     s = spec()
     base = {"n": 3, "pkt_size": 1000, "bw": 3000000, "min_rto": 0.2}
     st = aks.Study("smoke", base, (1, 2, 3), {s.name: s}, {}, {})
-
-    def gfn(alpha_n: float) -> float:
-        return 2.0 - 0.1 * abs(alpha_n - 4)
-
-    made = set()
-    prev = None
-    files = []
-    for j in (1, 2):
-        cur = aks.current_of(s, j, prev)
-        for v, p in s.points(j, cur):
-            if p not in made:
-                fake_point(st, p, gfn(v))
-                made.add(p)
-        out = tmp_path / f"iter{j}.json"
-        rec = aks.write_iteration(st, s.name, j, prev, out)
-        files.append(str(out))
-        prev = str(out)
-    assert rec["converged"] and rec["iteration"] == 2
-    for p in [aks.symmetric_point("sack", "droptail", 4, 0.5)]:
-        assert p in made  # the NE profile was a candidate of the last iteration
-    doc = aks.write_search(st, s.name, files, tmp_path / "search.json")
+    runner = FakeRunner(st, lambda p: 2.0 - 0.1 * abs(p.alpha_n - 4))
+    doc = aks.run_search(st, s.name, runner)
+    assert [r["iteration"] for r in doc["records"]] == [1, 2]
+    assert doc["records"][-1]["converged"]
+    ne = aks.symmetric_point("sack", "droptail", 4, 0.5)
+    assert ne in {p for p, _ in runner.asked[1]}  # the NE profile: a candidate of the last sweep
+    assert runner.asked[-1] == [
+        (ne, st.seeds),
+        (aks.symmetric_point("sack", "droptail", 1, 0.5), st.seeds),
+    ]
     assert (doc["alpha_e"], doc["beta_e"]) == (4, 0.5)
     assert doc["iterations"] == 2 and doc["converged"]
     # NE profile: F_n 2.0 Mbps (+-0.01), the others 1.0: per-flow mean 4/3 Mbps
@@ -209,8 +217,10 @@ def test_search_on_synthetic_points(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert doc["points"] == 6 + 6
     assert doc["runs"] == aks.full_sweep_runs(doc) == 12 * 3  # the full method is the sweep
     assert aks.exhaustive_grid_runs(doc) == 6**2 * 3
-    with pytest.raises(ValueError, match="stopped"):
-        aks.current_of(s, 3, files[-1])
+    # the record is the same when every run exists already (a resumed search job)
+    again = FakeRunner(st, runner.gfn)
+    again.made = set(runner.made)
+    assert aks.run_search(st, s.name, again) == doc
 
 
 @pytest.mark.parametrize(
@@ -236,22 +246,11 @@ def test_joint_search_in_both_orders(
         {},
         {},
     )
-    made: set = set()
-    prev, files = None, []
-    for j in range(1, s.max_sweeps + 1):
-        cur = aks.current_of(s, j, prev)
-        for _, p in s.points(j, cur):
-            if p not in made:
-                fake_point(st, p, 2.0 - 0.1 * abs(p.alpha_n - 4) - abs(p.beta_n - 0.9))
-                made.add(p)
-        rec = aks.write_iteration(st, s.name, j, prev, tmp_path / f"iter{j}.json")
-        files.append(str(tmp_path / f"iter{j}.json"))
-        prev = files[-1]
-        if rec["stop"]:
-            break
-    recs = [aks.read_record(f) for f in files]
+    runner = FakeRunner(st, lambda p: 2.0 - 0.1 * abs(p.alpha_n - 4) - abs(p.beta_n - 0.9))
+    doc = aks.run_search(st, s.name, runner)
+    recs = doc["records"]
     assert [(r["coordinate"], r["pick"]) for r in recs] == path
-    assert rec["converged"] and aks.ne_of(recs) == (4, 0.9)
+    assert recs[-1]["converged"] and aks.ne_of(recs) == (4, 0.9)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -710,7 +709,7 @@ def test_hybrid_numbers_convert_by_hand() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# the workflow: checkpointed iterations are kept and resumed
+# the workflow: a search is one job, resumed from its runs
 # ---------------------------------------------------------------------------------------------
 
 SEARCH = "results/akella2002/search/smoke/full/sack_droptail_joint"
@@ -731,29 +730,33 @@ def _jobs(p: subprocess.CompletedProcess, rule: str) -> int:
     return 0
 
 
-def test_search_iterations_resume(project_copy: Path) -> None:
-    """The joint search (smoke: an alpha sweep, then a beta sweep) as two checkpoint jobs:
-    a finished search plans nothing; with its second iteration gone only that iteration and
-    the summary are redone, the first iteration and every run untouched."""
+def test_search_job_resumes_from_its_runs(project_copy: Path) -> None:
+    """The joint search (smoke: an alpha sweep, then a beta sweep) is one job: a finished
+    search plans nothing; a search job that lost its record and some runs (as a killed job
+    would) remakes only the missing runs and a run made from other inputs (its run.key), the
+    other runs untouched, and writes the same record byte for byte."""
     w = project_copy
     first = _smk(w)
     assert first.returncode == 0, first.stderr[-3000:]
-    it1, it2 = w / SEARCH / "iter1.json", w / SEARCH / "iter2.json"
-    assert it1.is_file() and it2.is_file()
-    assert json.loads(it2.read_text())["stop"]
+    record = w / SEARCH / "search.json"
+    doc = record.read_bytes()
+    assert [r["iteration"] for r in json.loads(doc)["records"]] == [1, 2]
     runs = sorted((w / "results" / "akella2002" / "points").rglob("summary.json"))
-    stamps = {p: p.stat().st_mtime_ns for p in [it1, *runs]}
+    assert len(runs) > 4
     again = _smk(w, "-n")
     assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr
-    # an interrupted search: the second iteration never finished
-    it2.unlink()
-    (w / SEARCH / "search.json").unlink()
+    stamps = {p: p.stat().st_mtime_ns for p in runs}
+    lost, stale = runs[0].parent, runs[1].parent
+    shutil.rmtree(lost)
+    (stale / "run.key").write_text("0" * 64 + "\n")
+    record.unlink()
     plan = _smk(w, "-n")
-    assert _jobs(plan, "akella2002_iteration") == 1 and _jobs(plan, "akella2002_point_b1") == 0
+    assert _jobs(plan, "akella2002_search") == 1 and _jobs(plan, "akella2002_point_b1") == 0
     resumed = _smk(w)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
-    assert it2.is_file() and (w / SEARCH / "search.json").is_file()
-    assert {p: p.stat().st_mtime_ns for p in stamps} == stamps
+    assert record.read_bytes() == doc
+    remade = {p for p in runs if p.stat().st_mtime_ns != stamps[p]}
+    assert remade == {lost / "summary.json", stale / "summary.json"}
 
 
 def test_grid_step_tolerance_passes_in_floating_point() -> None:

@@ -19,7 +19,6 @@ import pytest
 from analysis import akella2002_search as aks
 from analysis import config as conf
 from analysis.stats import intervals_overlap, mean_ci
-from tests.test_akella2002_analysis import fake_point
 from tests.test_akella2002_analysis import spec as analysis_spec
 
 #: per-run deviations of F_n's goodput (Mbps), the same at every candidate (common random
@@ -82,10 +81,11 @@ def test_adaptive_stages_by_hand() -> None:
     g.update({v: of(v, n) for v, n in p2.items()})
     assert mean_ci(g[23.0], 0.85).low == pytest.approx(2.0 - 1.7782 * 0.0158114 / 5**0.5, abs=1e-4)
     assert aks.stage_plan(s, "alpha", 1, 3, g, 20) is None
-    goodputs, plans, nxt = aks.run_sweep(s, "alpha", 1, of, 20)
-    assert (plans, nxt) == ([p1, p2], None)
+    prepared: list = []
+    goodputs, plans = aks.run_sweep(s, "alpha", 1, of, 20, prepared.append)
+    assert plans == prepared == [p1, p2]
     assert runs_of(goodputs) == 90 and pick(s, goodputs, 1) == 23
-    full, _, _ = aks.run_sweep(spec("full"), "alpha", 1, of, 20)
+    full, _ = aks.run_sweep(spec("full"), "alpha", 1, of, 20)
     assert runs_of(full) == 1040 and pick(spec("full"), full, 1) == 23
 
 
@@ -95,7 +95,7 @@ def test_the_race_adds_runs_only_where_undecided() -> None:
     to the current value among equal means (22)."""
     s = spec()
     of = reader(lambda v: 2.0 if 22 <= v <= 24 else 2.0 - 0.05 * abs(v - 23))
-    goodputs, plans, _ = aks.run_sweep(s, "alpha", 1, of, 20)
+    goodputs, plans = aks.run_sweep(s, "alpha", 1, of, 20)
     assert plans[2:] == [{v: n for v in (22.0, 23.0, 24.0)} for n in (10, 15, 20)]
     assert {v for v, g in goodputs.items() if len(g) > 5} == {22.0, 23.0, 24.0}
     assert max(len(g) for g in goodputs.values()) == 20
@@ -140,14 +140,14 @@ def test_the_race_drops_a_candidate_decided_by_paired_runs() -> None:
     s = spec()
     big = NOISE * 10
     of = reader(peak(23), big)
-    goodputs, plans, _ = aks.run_sweep(s, "alpha", 1, of, 20)
+    goodputs, plans = aks.run_sweep(s, "alpha", 1, of, 20)
     assert intervals_overlap(mean_ci(goodputs[22.0], 0.85), mean_ci(goodputs[23.0], 0.85))
     assert len(plans) == 2 and max(len(g) for g in goodputs.values()) == 5
     assert pick(s, goodputs, 1) == 23
-    goodputs, plans, _ = aks.run_sweep(s, "alpha", 22, of, 20)
+    goodputs, plans = aks.run_sweep(s, "alpha", 22, of, 20)
     assert plans[2:] == [{22.0: n, 23.0: n} for n in (10, 15, 20)]
     assert {v for v, g in goodputs.items() if len(g) > 5} == {22.0, 23.0}
-    full, _, _ = aks.run_sweep(spec("full"), "alpha", 22, of, 20)
+    full, _ = aks.run_sweep(spec("full"), "alpha", 22, of, 20)
     assert pick(s, goodputs, 22) == pick(spec("full"), full, 22) == 22
 
 
@@ -188,8 +188,8 @@ def test_adaptive_finds_the_full_sweeps_pick_with_a_fifth_of_the_runs(mode: str)
         of = reader(peak(top, slope), noise)
         f = spec("full", mode)
         a = spec("adaptive", mode)
-        fg, _, _ = aks.run_sweep(f, mode, cur, of, 20)
-        ag, _, _ = aks.run_sweep(a, mode, cur, of, 20)
+        fg, _ = aks.run_sweep(f, mode, cur, of, 20)
+        ag, _ = aks.run_sweep(a, mode, cur, of, 20)
         fp, ap = pick(f, fg, cur), pick(a, ag, cur)
         assert ap == fp or intervals_overlap(mean_ci(fg[fp], 0.85), mean_ci(fg[ap], 0.85))
         assert all(len(g) <= 20 for g in ag.values())
@@ -201,35 +201,29 @@ def test_adaptive_finds_the_full_sweeps_pick_with_a_fifth_of_the_runs(mode: str)
 def test_adaptive_search_on_synthetic_points(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Stage by stage as the workflow makes it: each stage record plans the next, the runs
-    planned are exactly the files the next stage reads, and the iteration replays the
-    stages to the same pick (F_n's goodput peaks at alpha_n = 4)."""
+    """Stage by stage as the search job makes it: the runner is asked for each stage's plan
+    (its first seeds at each candidate) before the stage is read, and the iteration's record
+    counts the stages and the runs made (F_n's goodput peaks at alpha_n = 4)."""
+    from test_akella2002_analysis import FakeRunner
+
     monkeypatch.chdir(tmp_path)
-    s = spec(alpha_halfwidth=8.0, coarse_alpha=3.0, round_runs=2, max_iterations=3)
+    s = spec(alpha_halfwidth=8.0, coarse_alpha=3.0, round_runs=2, max_iterations=1)
     base = {"n": 3, "pkt_size": 1000, "bw": 3000000, "min_rto": 0.2}
     st = aks.Study("smoke", base, (1, 2, 3, 4), {s.name: s}, {}, {}, 2)
     assert st.seed_batches == [(1, 2), (3, 4)]
-    for v, p in s.points(1, s.start):
-        fake_point(st, p, 2.0 - 0.1 * abs(v - 4))
-    plans = [aks.first_plan(s, 1, s.start, 4)]
-    assert plans[0] == [[0.0, 2], [1.0, 2], [3.0, 2], [6.0, 2], [9.0, 2]]
-    for k in range(1, 6):
-        rec = aks.write_stage(st, s.name, 1, k, None, tmp_path / f"stage{k}.json")
-        assert rec["plans"] == plans
-        if rec["done"]:
-            break
-        plans.append(rec["next"])
-    assert k >= 2
-    files = aks.plan_files(st, s, 1, s.start, rec["plans"])
-    assert all(Path(f).is_file() for f in files)
-    with pytest.raises(ValueError, match="decided before stage"):
-        aks.write_stage(st, s.name, 1, k + 1, None, tmp_path / "late.json")
-    it = aks.write_iteration(st, s.name, 1, None, tmp_path / "iter1.json")
-    assert it["pick"] == 4 and it["stages"] == k
-    most = {}  # a candidate's runs: the most any stage planned for it
-    for plan in rec["plans"]:
-        most.update({v: max(n, most.get(v, 0)) for v, n in plan})
-    assert it["runs"] == sum(most.values()) == len(files)
+    runner = FakeRunner(st, lambda p: 2.0 - 0.1 * abs(p.alpha_n - 4))
+    doc = aks.run_search(st, s.name, runner)
+    (it,) = doc["records"]
+    points = dict(s.points(1, s.start))
+    first = [(points[v], (1, 2)) for v in (0.0, 1.0, 3.0, 6.0, 9.0)]
+    assert runner.asked[0] == first
+    stages = runner.asked[:-1]  # then the NE and start profiles, every seed
+    assert it["pick"] == 4 and it["stages"] == len(stages) >= 2
+    most: dict = {}  # a candidate's runs: the most any stage asked for
+    for stage in stages:
+        most.update({p: max(len(seeds), most.get(p, 0)) for p, seeds in stage})
+    assert it["runs"] == sum(most.values())
+    assert runner.asked[-1][0] == (aks.symmetric_point("sack", "droptail", 4, 0.5), st.seeds)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,130 +1,15 @@
-"""The scheduler workaround: at most one wake-up pending, against Snakemake's one per pass;
-and where a run's cores stood idle, read from Snakemake's log."""
+"""One BLAS thread per job, Snakemake used unpatched, and where a run's cores stood idle,
+read from Snakemake's log."""
 
 from __future__ import annotations
 
 import re
-import threading
 import time
 from pathlib import Path
 
 import pytest
-from snakemake.scheduling.job_scheduler import JobScheduler
 
 from analysis import scheduling
-
-
-class _Loop:
-    """What a wake-up touches of Snakemake's scheduler: the semaphore its loop waits on."""
-
-    def __init__(self) -> None:
-        self._open_jobs = threading.Semaphore(0)
-
-
-def _wakeups(loop: _Loop) -> int:
-    n = 0
-    while loop._open_jobs.acquire(blocking=False):
-        n += 1
-    return n
-
-
-def test_wakeups_coalesce_to_one_pending() -> None:
-    loop = _Loop()
-    before = threading.active_count()
-    for _ in range(50):  # fifty passes within one timespan
-        scheduling.coalesced_reevaluation(loop, 0.2)
-    assert threading.active_count() <= before + 1  # one timer, not fifty
-    time.sleep(0.6)
-    assert _wakeups(loop) == 1
-    # once it has fired, the next pass arms a new one
-    scheduling.coalesced_reevaluation(loop, 0.05)
-    time.sleep(0.3)
-    assert _wakeups(loop) == 1
-
-
-def test_snakemake_own_wakeups_multiply() -> None:
-    """What the workaround is for, in the pinned Snakemake: every pass arms a timer of its
-    own (if a Snakemake release stops doing so, this fails and the workaround can go)."""
-    original = JobScheduler.__dict__["_schedule_reevalutation"]
-    if original is scheduling.coalesced_reevaluation:  # replaced already in this process
-        original = scheduling.SNAKEMAKE_OWN[0]
-    loop = _Loop()
-    for _ in range(20):
-        original(loop, 0.1)
-    time.sleep(0.5)
-    assert _wakeups(loop) == 20
-
-
-def test_the_snakefile_puts_it_in_place() -> None:
-    assert scheduling.coalesce_reevaluations()
-    assert JobScheduler._schedule_reevalutation is scheduling.coalesced_reevaluation
-
-
-# --- the sample job selection looks at ----------------------------------------------------------
-
-
-class _Job:
-    def __init__(self, name: str, priority: int) -> None:
-        self.name, self.priority = name, priority
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-def _ready(n_low: int, n_high: int) -> list[_Job]:
-    return [_Job(f"low{i}", 0) for i in range(n_low)] + [_Job(f"high{i}", 1) for i in range(n_high)]
-
-
-def test_by_priority_takes_every_job_of_the_highest_priority_first() -> None:
-    import random
-
-    jobs = _ready(1000, 3)
-    for seed in range(20):
-        sample = scheduling.by_priority(jobs, 50, random.Random(seed))
-        assert len(sample) == 50 and len(set(sample)) == 50
-        assert {j.name for j in sample if j.priority == 1} == {"high0", "high1", "high2"}
-    # what it replaces: a random sample of 50 misses a given job out of 1,003 19 times in 20
-    missed = sum("high0" not in map(repr, random.Random(s).sample(jobs, 50)) for s in range(200))
-    assert missed > 150
-
-
-def test_by_priority_keeps_a_small_set_and_breaks_ties_the_same_way() -> None:
-    import random
-
-    few = _ready(10, 2)
-    assert scheduling.by_priority(few, 50) == few
-    jobs = _ready(300, 0)
-    a = scheduling.by_priority(jobs, 50, random.Random(7))
-    b = scheduling.by_priority(jobs, 50, random.Random(7))
-    assert a == b and len(a) == 50
-
-
-def test_job_selection_is_given_the_priority_sample(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[set] = []
-
-    def recorder(self: object, jobs: set) -> set:
-        seen.append(set(jobs))
-        return set()
-
-    monkeypatch.setattr(JobScheduler, "job_selector", recorder)
-    assert scheduling.sample_by_priority(50)
-    assert JobScheduler.job_selector is not recorder
-    assert scheduling.sample_by_priority(50)  # in place once, not wrapped twice
-    JobScheduler.job_selector(object(), set(_ready(1000, 2)))
-    assert len(seen) == 1 and len(seen[0]) == 50
-    assert {j.name for j in seen[0] if j.priority == 1} == {"high0", "high1"}
-
-
-def test_the_snakefile_samples_by_priority_and_akella_searches_go_last() -> None:
-    root = Path(__file__).resolve().parent.parent
-    assert "\nscheduling.sample_by_priority()\n" in (root / "Snakefile").read_text()
-    rules = (root / "rules" / "akella2002.smk").read_text()
-    # the point batches, the stages, the iterations and the searches
-    assert rules.count("priority: AK_PRIORITY") == 4 and "AK_PRIORITY = -1" in rules
-    profile = (root / "profiles" / "default" / "config.yaml").read_text()
-    # no Snakemake subsample: its random sample would come first
-    assert not re.search(r"^scheduler-subsample:", profile, re.M)
-
 
 # --- one thread per job -----------------------------------------------------------------------
 
@@ -143,6 +28,23 @@ def test_one_thread_per_job_sets_every_pool_and_overrides() -> None:
 def test_the_snakefile_sets_one_thread_per_job() -> None:
     snakefile = (Path(__file__).resolve().parent.parent / "Snakefile").read_text()
     assert "\nscheduling.one_thread_per_job()\n" in snakefile
+
+
+def test_nothing_of_snakemake_is_replaced() -> None:
+    """The workflow touches no private part of Snakemake: no module of the project assigns
+    to a Snakemake class or imports its scheduler, and no rule sets a priority to order the
+    run (priorities were only needed with the patched job selection)."""
+    root = Path(__file__).resolve().parent.parent
+    sources = [
+        root / "Snakefile",
+        *(root / "rules").glob("*.smk"),
+        *(root / "analysis").rglob("*.py"),
+    ]
+    for f in sources:
+        text = f.read_text()
+        assert "snakemake.scheduling" not in text, f
+        assert not re.search(r"JobScheduler\.\w+\s*=", text), f
+        assert not re.search(r"^\s+priority:", text, re.M), f
 
 
 # --- idle cores from Snakemake's log (bench/scheduler-overhead) ------------------------------
