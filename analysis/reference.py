@@ -24,9 +24,8 @@ Batches: a paper whose run takes longer than a session (or than one machine last
 a few steps at a time, each batch within a couple of hours. Each part names its own commit,
 ns identity and times; the assembled reference adds them up and says which steps it does not
 hold yet (their rows are not recorded, not "missing"). The best-response searches a batch
-reads are made first, each by a Snakemake run of its own (:func:`search_targets`), all
-within the batch's timed attempt. Only when every step is recorded does a
-published number that no step writes count as missing. Parts made by different ns binaries
+reads are jobs of the same Snakemake run (one job per search). Only when every step is
+recorded does a published number that no step writes count as missing. Parts made by different ns binaries
 are not assembled.
 
 A make cut off (a session's end, Ctrl-C, a failed job) records nothing but its attempt, in
@@ -187,23 +186,6 @@ def step_targets(root: Path, paper: str, steps: Sequence[str]) -> list[str]:
     cfg = conf.load(conf.config_files(root))
     items = [it for it in conf.items(cfg, paper).values() if it.step in steps]
     return list(dict.fromkeys(f for it in items for f in conf.item_files(it)))
-
-
-def search_targets(root: Path, paper: str, fidelity: str, steps: Sequence[str]) -> list[str]:
-    """The records of the best-response searches a batch of steps reads (Akella et al.'s:
-    each search is a chain of Snakemake checkpoints), in config order. ``make`` makes each as
-    a target of its own before the steps: after every checkpoint Snakemake re-evaluates each
-    job of its DAG, and the DAG of a step that reads many searches holds all their runs
-    (Akella et al.'s claims step, 28 searches: ~218,000 files, 25 s or more per update)."""
-    from analysis import akella2002_search as akella
-
-    if paper != akella.PAPER:
-        return []
-    cfg = conf.load(conf.config_files(root))
-    study = akella.study(cfg, fidelity)
-    items = [it for it in conf.items(cfg, paper).values() if it.step in steps]
-    exps = dict.fromkeys(e for it in items for e in it.experiments)
-    return [f"{study.search_dir(e)}/search.json" for e in exps if e in study.searches]
 
 
 def part_path(paper: str, fidelity: str, steps: Sequence[str]) -> str:
@@ -375,12 +357,9 @@ def _make(a: argparse.Namespace) -> int:
     earlier = read_ledger(ledger)
     log.parent.mkdir(parents=True, exist_ok=True)
     smk = Path(sys.executable).with_name("snakemake")
-    # the searches first, one Snakemake run each (small DAGs), then the steps; the targets
+    # one Snakemake run for the batch's steps (a search is one job of it); the targets
     # before --config, which takes every word after it
-    targets = [
-        *([t] for t in search_targets(root, a.paper, a.fidelity, steps)),
-        step_targets(root, a.paper, steps),
-    ]
+    targets = [step_targets(root, a.paper, steps)]
     smk_config = ["--config", f"fidelity={a.fidelity}", f"papers=[{a.paper}]"]
     what = f"{a.paper} (steps {' '.join(steps)})" if steps else a.paper
     print(f"making {what} at {a.fidelity} on {a.cores} cores (log: {log}) ...", flush=True)

@@ -181,9 +181,7 @@ def build_cost(benchmarks: Path, papers: Sequence[str], fidelity: str) -> tuple[
     and has no Snakemake benchmark file (Snakemake's sampling of each job's processes cost
     its main loop CPU, and missed much of short ns runs); every other job has a Snakemake
     benchmark file (``<job>.tsv``: cpu_time). Where a job has both (made before ns jobs
-    dropped theirs), the larger counts. A Python step that a local run forks from its step
-    server (analysis/stepserver.py) runs outside its job's processes, so Snakemake's
-    sampling sees only its launcher's CPU. ValueError naming a benchmark file without a
+    dropped theirs), the larger counts. ValueError naming a benchmark file without a
     cpu_time column."""
     files = [benchmarks / "ns2_fetch.tsv", benchmarks / "build_ns.tsv"]
     for paper in papers:

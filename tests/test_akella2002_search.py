@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -293,7 +296,7 @@ def test_searches_share_one_round(cfg: dict) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# the workflow: an adaptive search in stages, resumable
+# the workflow: an adaptive search, one job, resumable
 # ---------------------------------------------------------------------------------------------
 
 
@@ -304,6 +307,15 @@ def _smk(w: Path, *args: str, targets: list[str] | None = None) -> subprocess.Co
     cmd += targets or [f"results/akella2002/search/smoke/{m}/sack_droptail_alpha/search.json"
                        for m in ("full", "adaptive")]  # fmt: skip
     return subprocess.run(cmd, cwd=w, capture_output=True, text=True, timeout=900)
+
+
+def _jobs(p: subprocess.CompletedProcess, rule: str) -> int:
+    """How many jobs of ``rule`` Snakemake's job table (its stdout) lists."""
+    for line in (p.stdout + p.stderr).splitlines():
+        parts = line.split()
+        if parts[:1] == [rule] and len(parts) > 1 and parts[1].isdigit():
+            return int(parts[1])
+    return 0
 
 
 def _rounds_of_two(w: Path) -> None:
@@ -322,38 +334,29 @@ def _rounds_of_two(w: Path) -> None:
 
 def test_adaptive_search_in_the_workflow(project_copy: Path) -> None:
     """Smoke with 4 runs per point and rounds of 2: the adaptive alpha search and the full
-    one side by side; the adaptive one made no run the full one did not (common random
-    numbers: the same seeds), and with a stage deleted only that stage and what follows it
-    are redone."""
+    one side by side, one job each; the adaptive one made no run the full one did not
+    (common random numbers: the same seeds); rerun without its record it makes no run again
+    and writes the same record."""
     w = project_copy
     _rounds_of_two(w)
     done = _smk(w)
     assert done.returncode == 0, done.stderr[-3000:]
+    assert _jobs(done, "akella2002_search") == 2 and _jobs(done, "akella2002_point_b1") == 0
     root = w / "results" / "akella2002" / "search" / "smoke"
     full = json.loads((root / "full" / "sack_droptail_alpha" / "search.json").read_text())
-    ad = json.loads((root / "adaptive" / "sack_droptail_alpha" / "search.json").read_text())
+    ad_file = root / "adaptive" / "sack_droptail_alpha" / "search.json"
+    ad = json.loads(ad_file.read_text())
     assert ad["spec"]["method"] == "adaptive" and full["spec"]["method"] == "full"
     assert ad["runs"] <= full["runs"]
-    for rec in ad["records"]:
-        stages = sorted((root / "adaptive" / "sack_droptail_alpha" / f"iter{rec['iteration']}")
-                        .glob("stage*.json"))  # fmt: skip
-        assert len(stages) == rec["stages"] >= 1
-        assert json.loads(stages[-1].read_text())["done"]
-    # an interrupted adaptive sweep: its last stage and everything after it redone only
-    it1 = root / "adaptive" / "sack_droptail_alpha" / "iter1"
-    last = sorted(it1.glob("stage*.json"))[-1]
-    keep = [*sorted(it1.glob("stage*.json"))[:-1], *sorted((w / "results").rglob("summary.json"))]
-    stamps = {p: p.stat().st_mtime_ns for p in keep}
-    # killed in iteration 1's last stage: no later stage, iteration or summary exists yet
-    for f in [last, *it1.parent.glob("iter*.json"), *it1.parent.glob("iter*/stage*.json")]:
-        if f.exists() and f not in stamps:
-            f.unlink()
-    (it1.parent / "search.json").unlink()
+    assert all(rec["stages"] >= 1 for rec in ad["records"])
+    runs = sorted((w / "results").rglob("summary.json"))
+    stamps = {p: p.stat().st_mtime_ns for p in runs}
+    before = ad_file.read_bytes()
+    ad_file.unlink()
     again = _smk(w)
     assert again.returncode == 0, again.stderr[-3000:]
-    assert last.is_file() and {p: p.stat().st_mtime_ns for p in stamps} == stamps
-    redone = json.loads((it1.parent / "search.json").read_text())
-    assert (redone["alpha_e"], redone["runs"]) == (ad["alpha_e"], ad["runs"])
+    assert ad_file.read_bytes() == before
+    assert {p: p.stat().st_mtime_ns for p in runs} == stamps
     # the benchmark prints both methods from these records; without a run's CPU it stops
     (w / "bench").mkdir()
     shutil.copy2(conf.ROOT / "bench" / "ne-search", w / "bench")
@@ -363,50 +366,63 @@ def test_adaptive_search_in_the_workflow(project_copy: Path) -> None:
     assert out.returncode == 0, out.stderr[-3000:]
     assert "| sack_droptail_alpha | adaptive | 1 | yes | 8 | 8 |" in out.stdout
     assert "| same |" in out.stdout and "adaptive / full: runs 100.0 %" in out.stdout
-    # a run's CPU is ns's own, from its job's CPU log (point jobs have no Snakemake benchmark
-    # file); without the log, the sampled cpu_time of a benchmark file from before the logs,
-    # said to be a lower bound; without either, the bench stops
+    # a run's CPU is ns's own, from the CPU log of the search job that made it (no Snakemake
+    # benchmark file); without it, the sampled cpu_time of a point batch's benchmark file
+    # from before the logs, said to be a lower bound; without either, the bench stops
+    logs = sorted((w / "benchmarks" / "akella2002" / "search" / "smoke").rglob("*.cpu"))
+    assert logs  # the first search job made the runs, the other reused them
+    for log in logs:
+        log.unlink()
+    st = aks.study(conf.load(conf.config_files(w)), "smoke")
     points = w / "benchmarks" / "akella2002" / "points" / "smoke"
-    assert not list(points.rglob("*.tsv")) and list(points.rglob("*-b2.cpu"))
-    for f in points.rglob("*-b2.cpu"):
-        f.with_suffix(".tsv").write_text("s\tcpu_time\n1.0\t0.5\n")
-        f.unlink()
+    for f in runs:
+        key = str(f.parent.parent.relative_to(w / aks.POINTS_ROOT / "smoke"))
+        seed = int(f.parent.name[1:])
+        b = next(k for k, batch in enumerate(st.seed_batches, 1) if seed in batch)
+        tsv = points / f"{key}-b{b}.tsv"
+        tsv.parent.mkdir(parents=True, exist_ok=True)
+        tsv.write_text("s\tcpu_time\n1.0\t0.5\n")
     out = subprocess.run(bench, cwd=w, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-3000:]
     assert "a LOWER BOUND" in out.stdout
-    for f in points.rglob("*-b2.tsv"):
+    for f in points.rglob("*.tsv"):
         f.unlink()
     out = subprocess.run(bench, cwd=w, capture_output=True, text=True, timeout=900)
     assert out.returncode == 1 and "no CPU record" in out.stderr
 
 
-def test_adaptive_search_resumes_inside_a_later_iteration(project_copy: Path) -> None:
-    """Killed in iteration 2 of the joint search after its first stage: the rerun makes the
-    missing stages, then the iteration, and finds what the uninterrupted search found.
-    (Snakemake 9.27.1 started that iteration with its stages unresolved and failed with
-    "iteration 2 needs the previous iteration" when the iteration walked its own stages.)"""
+def test_a_cancelled_search_job_resumes_to_the_same_record(project_copy: Path) -> None:
+    """The adaptive joint search (smoke, 4 runs per point, rounds of 2) cancelled as Ctrl-C
+    would, once some of its runs are made: no ns outlives it, no record is left, and the
+    rerun makes the rest and writes the record of an uncancelled search byte for byte."""
     w = project_copy
     _rounds_of_two(w)
     d = w / "results" / "akella2002" / "search" / "smoke" / "adaptive" / "sack_droptail_joint"
     target = [str((d / "search.json").relative_to(w))]
     done = _smk(w, targets=target)
     assert done.returncode == 0, done.stderr[-3000:]
-    first = json.loads((d / "search.json").read_text())
-    stages = sorted((d / "iter2").glob("stage*.json"))
-    assert len(first["records"]) >= 2 and len(stages) >= 2
-    cut = [*stages[1:], *d.glob("iter*.json"), d / "search.json"]
-    cut = [f for f in cut if f.name != "iter1.json"]
-    for f in cut:
-        f.unlink()
+    whole = (d / "search.json").read_bytes()
+    assert len(json.loads(whole)["records"]) >= 2
+    shutil.rmtree(w / "results")
+    smk = Path(sys.executable).with_name("snakemake")
+    cmd = [str(smk), "--cores", "2", "--config", "papers=[akella2002]", "fidelity=smoke", "--"]
+    proc = subprocess.Popen([*cmd, *target], cwd=w, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    points = w / aks.POINTS_ROOT
+    deadline = time.monotonic() + 300
+    while len(list(points.rglob("summary.json"))) < 6:
+        assert proc.poll() is None and time.monotonic() < deadline, "the search ended too soon"
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: the whole process group
+    proc.wait(timeout=120)
+    assert not (d / "search.json").exists()
+    ns = subprocess.run(["pgrep", "-f", str(w / "build")], capture_output=True, text=True)
+    assert ns.stdout.strip() == ""
+    made = len(list(points.rglob("summary.json")))
     again = _smk(w, targets=target)
     assert again.returncode == 0, again.stderr[-3000:]
-    assert all(f.is_file() for f in cut)
-    redone = json.loads((d / "search.json").read_text())
-    assert (redone["alpha_e"], redone["beta_e"], redone["runs"]) == (
-        first["alpha_e"],
-        first["beta_e"],
-        first["runs"],
-    )
+    assert (d / "search.json").read_bytes() == whole
+    assert len(list(points.rglob("summary.json"))) > made
 
 
 def test_full_sweep_runs_of_an_adaptive_search() -> None:

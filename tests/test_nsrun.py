@@ -284,6 +284,64 @@ def test_wait_for_exit_gives_the_status_or_times_out() -> None:
     assert nsrun.wait_for_exit(p, 60) == -9
 
 
+def test_each_process_gets_its_own_cpu_when_waited_for_from_threads() -> None:
+    """Several ns at once from one process (a search's pool): each wait gives that process's
+    own CPU (os.wait4), not the process-wide sum of reaped children: a busy loop of about
+    0.5 s and a sleep of as long, waited for at the same time from two threads."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    busy = [sys.executable, "-c", "import time\nt = time.process_time()\n"
+            "while time.process_time() - t < 0.5: pass"]  # fmt: skip
+    with ThreadPoolExecutor(2) as pool:
+        got = list(
+            pool.map(
+                lambda argv: nsrun.wait_for_exit_cpu(subprocess.Popen(argv), 60),
+                [busy, ["sleep", "0.6"]],
+            )
+        )
+    (rc_busy, cpu_busy), (rc_sleep, cpu_sleep) = got
+    assert rc_busy == rc_sleep == 0
+    assert cpu_busy is not None and cpu_sleep is not None
+    assert 0.45 <= cpu_busy < 1.5 and cpu_sleep < 0.1
+
+
+def test_reuse_keeps_only_a_complete_run_of_the_same_inputs(
+    tmp_path: Path, ns_binary: Path, params: dict
+) -> None:
+    """run(reuse=True), as a search's driver calls it: a complete run of the same ns, Tcl
+    files and parameters is returned untouched; a run of other parameters, with a wrong or
+    missing run.key, or with a summary not marked complete, is made again."""
+    out = tmp_path / "r"
+    first = nsrun.run(ns_binary, SCRIPT, out, params)
+    key = (out / nsrun.KEY_FILE).read_text().strip()
+    assert key == nsrun.run_key(ns_binary, SCRIPT, out, nsrun.run_args(params))
+    stamp = (out / "summary.json").stat().st_mtime_ns
+    assert nsrun.run(ns_binary, SCRIPT, out, params, reuse=True) == first
+    assert (out / "summary.json").stat().st_mtime_ns == stamp
+    # the same parameters in another order: the same run (ns reads them by name)
+    shuffled = dict(reversed(list(params.items())))
+    assert nsrun.reusable_run(ns_binary, SCRIPT, out, shuffled) == first
+
+    def remade(change) -> bool:
+        change()
+        before = (out / "summary.json").stat().st_mtime_ns
+        time.sleep(0.01)
+        nsrun.run(ns_binary, SCRIPT, out, params, reuse=True)
+        return (out / "summary.json").stat().st_mtime_ns != before
+
+    assert remade(lambda: (out / nsrun.KEY_FILE).write_text("0" * 64 + "\n"))
+    assert remade(lambda: (out / nsrun.KEY_FILE).unlink())
+    summary = out / "summary.json"
+    assert remade(
+        lambda: summary.write_text(
+            summary.read_text().replace('"complete": true', '"complete": false')
+        )
+    )
+    other = {**params, "seed": int(params["seed"]) + 1}
+    assert nsrun.reusable_run(ns_binary, SCRIPT, out, other) is None
+    assert nsrun.run(ns_binary, SCRIPT, out, other, reuse=True)["params"]["seed"] == other["seed"]
+
+
 def test_time_limit_from_the_environment(
     ns_binary: Path, params: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:  # type: ignore[no-untyped-def]
@@ -482,8 +540,10 @@ def test_a_batch_of_seeds_is_the_runs_made_one_by_one(
         nsrun.run(ns_binary, SCRIPT, alone, {**base, "seed": seed})
         batch = tmp_path / "batch" / f"s{seed}"
         assert json.loads((batch / "summary.json").read_text())["params"]["seed"] == seed
-        for f in sorted(p.name for p in alone.iterdir() if p.name != "ns.log"):
+        # every file the same but the key, which names its folder
+        for f in sorted(p.name for p in alone.iterdir() if p.name not in ("ns.log", "run.key")):
             assert (batch / f).read_bytes() == (alone / f).read_bytes(), f
+        assert nsrun.reusable_run(ns_binary, SCRIPT, batch, {**base, "seed": str(seed)})
     assert sorted(nsrun.read_cpu_log(log)) == [str(tmp_path / "batch" / f"s{s}") for s in (3, 7)]
 
 

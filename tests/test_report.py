@@ -349,22 +349,6 @@ def test_a_paper_made_in_batches_of_steps(root: Path, tmp_path: Path) -> None:
         reference._assemble(tmp_path, "tang", "paper")
 
 
-def test_searches_are_made_first_as_targets_of_their_own(root: Path) -> None:
-    """Akella et al.'s claims step reads all 28 searches: each is made by a Snakemake run of
-    its own (their checkpoints then update small DAGs), by the configured method of its
-    fidelity; a step that reads no search, or a paper without searches, adds none."""
-    claims = reference.search_targets(root, "akella2002", "paper", ["claims"])
-    assert len(claims) == 28 and len(set(claims)) == 28
-    assert (
-        claims[3]
-        == "results/akella2002/search/paper/adaptive/sack_droptail_joint_betafirst/search.json"
-    )
-    quick = reference.search_targets(root, "akella2002", "quick", ["claims"])
-    assert quick[0] == "results/akella2002/search/quick/full/sack_droptail_alpha/search.json"
-    assert reference.search_targets(root, "akella2002", "paper", ["fig05"]) == []
-    assert reference.search_targets(root, "tang", "paper", ["exp1", "claims"]) == []
-
-
 def conf_originals(root: Path) -> list:
     from analysis.compare import load_originals
 

@@ -658,7 +658,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         fig = ne_figure(a.item, tidy, pub)
         caption = ne_caption(a.item)
         below = ne_table(a.item, pd.read_csv(a.extra / "ne.csv"), pub)
-        rule = "akella2002_iteration (checkpoint), akella2002_search, analyse, figure"
+        rule = "akella2002_search, analyse, figure"
     elif a.item == "fig05":
         fig, caption = fig05(tidy), CAPTIONS["fig05"]
     elif a.item == "fig06":
