@@ -32,9 +32,10 @@ diff: setup
 smoke: setup
 	$(SMK) --cores $(CORES) --config fidelity=smoke
 
+# bench/'s Python scripts (no .py suffix) are included by pyproject.toml's extend-include
 lint: setup
-	$(VENV)/bin/ruff check analysis tests
-	$(VENV)/bin/ruff format --check analysis tests
+	$(VENV)/bin/ruff check analysis tests bench
+	$(VENV)/bin/ruff format --check analysis tests bench
 
 test-python: ns
 	$(PY) -m pytest -q
