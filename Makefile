@@ -2,6 +2,7 @@
 #   make        set up, build ns, run the pipeline at the configured fidelity -> paper/report.pdf
 #   make test   set up, build ns, run every test, build the smoke report
 # Also: make setup | make ns | make diff | make smoke | make bench | make lint | make clean
+#       make test-fast (the unit tests only: no ns build, no Snakemake run)
 #       make test-faults | make test-cluster (heavy, not part of make test)
 SHELL := /bin/bash
 VENV  := .venv
@@ -10,7 +11,7 @@ SMK   := $(VENV)/bin/snakemake
 CORES ?= all
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: all setup ns report diff smoke test test-python test-tcl test-ns2-validation \
+.PHONY: all setup ns report diff smoke test test-fast test-python test-tcl test-ns2-validation \
         test-ns-next test-dag test-faults test-cluster lint bench clean
 
 all: report
@@ -31,12 +32,18 @@ diff: setup
 smoke: setup
 	$(SMK) --cores $(CORES) --config fidelity=smoke
 
+# bench/'s Python scripts (no .py suffix) are included by pyproject.toml's extend-include
 lint: setup
-	$(VENV)/bin/ruff check analysis tests
-	$(VENV)/bin/ruff format --check analysis tests
+	$(VENV)/bin/ruff check analysis tests bench
+	$(VENV)/bin/ruff format --check analysis tests bench
 
 test-python: ns
 	$(PY) -m pytest -q
+
+# every test has one tier, unit, ns or workflow (tests/conftest.py); the unit tier needs
+# neither the ns binary nor a Snakemake run
+test-fast: setup
+	$(PY) -m pytest -q -m unit
 
 test-tcl: ns
 	tcl/tests/run.sh build/ns2/bin/ns
