@@ -20,13 +20,13 @@ Usage::
         --commit SHA --ns-id build/ns2/bin/ns.id --wall-s W --cpu-s C --jobs N --date D \\
         [--attempts K] --out CSV
 
-Batches: a paper whose run takes longer than a session (or than one machine lasts) is made
-a few steps at a time, each batch within a couple of hours. Each part names its own commit,
-ns identity and times; the assembled reference adds them up and says which steps it does not
+Batches: a paper whose run takes longer than a session (or than one machine lasts) is made a
+few steps at a time, each batch within a couple of hours. Each part names its own commit, ns
+identity and times; the assembled reference adds them up and says which steps it does not
 hold yet (their rows are not recorded, not "missing"). The best-response searches a batch
 reads are jobs of the same Snakemake run (one job per search). Only when every step is
-recorded does a published number that no step writes count as missing. Parts made by different ns binaries
-are not assembled.
+recorded does a published number that no step writes count as missing. Parts made by
+different ns binaries are not assembled.
 
 A make cut off (a session's end, Ctrl-C, a failed job) records nothing but its attempt, in
 ``logs/paper-fidelity-PAPER-FIDELITY.attempts.tsv``; the next make resumes, and the
