@@ -1,5 +1,5 @@
 # The two entry points (see README.md):
-#   make        set up, build ns, run the pipeline at the configured fidelity -> paper/report.pdf
+#   make        set up, build ns, run the pipeline at the configured fidelity -> paper/report-<fidelity>.pdf
 #   make test   set up, build ns, run every test, build the smoke report
 # Also: make setup | make ns | make diff | make smoke | make bench | make lint | make clean
 #       make test-fast (the unit tests only: no ns build, no Snakemake run)
@@ -24,7 +24,7 @@ ns: setup
 
 report: setup
 	$(SMK) --cores $(CORES)
-	@echo "report: paper/report.pdf"
+	@ls -1 paper/report-*.pdf
 
 diff: setup
 	$(SMK) --cores $(CORES) --quiet rules diff
@@ -103,5 +103,5 @@ bench: ns
 	bench/ns-speed.sh build/ns2/bin/ns
 
 clean:
-	rm -rf results paper/generated paper/report.pdf figures/*/*.pdf figures/*/*.png .snakemake
+	rm -rf results paper/generated paper/report-*.* figures/smoke figures/quick figures/paper .snakemake
 	cd paper && latexmk -C report.tex >/dev/null 2>&1 || true

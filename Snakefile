@@ -1,7 +1,7 @@
 # The whole artifact: patched ns-2.35 -> simulations -> analysis -> figures -> report.
 #   snakemake --cores N                       everything at the configured fidelity
 #   snakemake --cores N --config fidelity=smoke
-#   snakemake --cores N figures/floyd1991/fig02.pdf     one target
+#   snakemake --cores N figures/quick/floyd1991/fig02.pdf     one target
 #   snakemake diff                            the console diff against the papers
 import hashlib
 import os
@@ -50,6 +50,11 @@ report: "report/workflow.rst"
 
 
 FIDELITY = config["fidelity"]
+# every generated path carries its fidelity: building one never touches another's outputs
+GEN = conf.generated_dir(FIDELITY)  # paper/generated/<fidelity>: LaTeX, numbers, the diff
+GEN_TEX = str(Path(GEN).relative_to("paper"))  # the same, as paper/report.tex inputs it
+FIG = conf.figures_dir(FIDELITY)  # figures/<fidelity>/<paper>/<item>.{pdf,png}
+REPORT_PDF = conf.report_pdf(FIDELITY)  # paper/report-<fidelity>.pdf
 PAPERS = config["papers"]
 TCL_LIB = sorted(str(p) for p in Path("tcl/lib").glob("*.tcl"))
 NSRUN = "analysis/nsrun.py"
@@ -141,4 +146,4 @@ include: "rules/report.smk"
 rule all:
     default_target: True
     input:
-        "paper/report.pdf",
+        f"{REPORT_PDF}",

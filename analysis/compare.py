@@ -1,7 +1,7 @@
 """Compare regenerated numbers with the published ones (config/originals/<paper>.yaml).
 
 One function computes the verdicts; the same rows feed the console table,
-``paper/generated/diff.csv`` and the report's tables (written by :mod:`analysis.report`
+``paper/generated/<fidelity>/diff.csv`` and the report's tables (written by :mod:`analysis.report`
 with :mod:`analysis.latex`: this module writes no LaTeX) (columns
 ``paper,key,source,published,regenerated,unit,tolerance,verdict,class``, verdict one of
 ``ok``, ``off``, ``missing``).
@@ -15,12 +15,12 @@ A bound the paper states ("more than X", "at most Y") and a stated range are nev
 by a tolerance: a strict bound passes only strictly beyond it.
 
 Regenerated numbers come from ``numbers-*.csv`` files (columns ``key,value``) that the
-analysis steps write under ``paper/generated/<paper>/``.
+analysis steps write under ``paper/generated/<fidelity>/<paper>/``.
 
 Usage::
 
-    python -m analysis.compare --originals config/originals --numbers paper/generated \
-        [--csv paper/generated/diff.csv] [--quiet] [numbers-*.csv claims-*.csv ...]
+    python -m analysis.compare --originals config/originals \
+        [--csv paper/generated/quick/diff.csv] [--quiet] [numbers-*.csv claims-*.csv ...]
 """
 
 from __future__ import annotations
@@ -391,7 +391,12 @@ def gather(
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="diff regenerated numbers against the papers")
     ap.add_argument("--originals", type=Path, default=Path("config/originals"))
-    ap.add_argument("--numbers", type=Path, default=Path("paper/generated"))
+    ap.add_argument(
+        "--numbers",
+        type=Path,
+        default=Path("paper/generated/quick"),
+        help="one fidelity's generated folder (default: paper/generated/quick)",
+    )
     ap.add_argument("--csv", type=Path)
     ap.add_argument("--paper", action="append", help="only these papers (repeatable)")
     ap.add_argument("--quiet", action="store_true", help="no console table, only the counts")

@@ -406,17 +406,35 @@ def items(config: dict, paper: str) -> dict[str, Item]:
     }
 
 
-def item_files(it: Item) -> list[str]:
-    """The files the report includes for one item: its figure or table, the numbers file its
-    step writes and, for the claims, the checks."""
+def generated_dir(fidelity: str) -> str:
+    """Where a fidelity's generated LaTeX, numbers and diff go."""
+    return f"paper/generated/{fidelity}"
+
+
+def figures_dir(fidelity: str) -> str:
+    """Where a fidelity's figures go (``<paper>/<item>.pdf`` and ``.png`` under it)."""
+    return f"figures/{fidelity}"
+
+
+def report_pdf(fidelity: str) -> str:
+    return f"paper/report-{fidelity}.pdf"
+
+
+def item_files(it: Item, fidelity: str) -> list[str]:
+    """The files the report includes for one item at one fidelity: its figure or table, the
+    numbers file its step writes and, for the claims, the checks."""
+    gen = generated_dir(fidelity)
     out: list[str] = []
     if it.kind == "figure":
-        out += [f"figures/{it.paper}/{it.name}.pdf", f"paper/generated/{it.paper}/{it.name}.tex"]
+        out += [
+            f"{figures_dir(fidelity)}/{it.paper}/{it.name}.pdf",
+            f"{gen}/{it.paper}/{it.name}.tex",
+        ]
     elif it.kind == "table":
-        out.append(f"paper/generated/{it.paper}/{it.name}.tex")
-    out.append(f"paper/generated/{it.paper}/numbers-{it.step}.csv")
+        out.append(f"{gen}/{it.paper}/{it.name}.tex")
+    out.append(f"{gen}/{it.paper}/numbers-{it.step}.csv")
     if it.kind == "claims":
-        out.append(f"paper/generated/{it.paper}/claims-checks.csv")
+        out.append(f"{gen}/{it.paper}/claims-checks.csv")
     return out
 
 

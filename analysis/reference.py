@@ -16,7 +16,7 @@ Usage::
         paper/reference/parts/PAPER-FIDELITY.S+S.csv, with the rows their numbers decide; then
         the parts are assembled into paper/reference/PAPER-FIDELITY.csv (as ``assemble``)
     python -m analysis.reference assemble PAPER [--fidelity paper]
-    python -m analysis.reference record --paper P --fidelity F --diff paper/generated/diff.csv \\
+    python -m analysis.reference record --paper P --fidelity F --diff paper/generated/F/diff.csv \\
         --commit SHA --ns-id build/ns2/bin/ns.id --wall-s W --cpu-s C --jobs N --date D \\
         [--attempts K] --out CSV
 
@@ -181,20 +181,21 @@ def paper_steps(root: Path, paper: str, fidelity: str) -> list[str]:
     return list(dict.fromkeys(it.step for it in items if all(map(made, it.experiments))))
 
 
-def step_targets(root: Path, paper: str, steps: Sequence[str]) -> list[str]:
-    """The files a batch of steps makes: its items' figures, tables and numbers."""
+def step_targets(root: Path, paper: str, steps: Sequence[str], fidelity: str) -> list[str]:
+    """The files a batch of steps makes at a fidelity: its items' figures, tables, numbers."""
     cfg = conf.load(conf.config_files(root))
     items = [it for it in conf.items(cfg, paper).values() if it.step in steps]
-    return list(dict.fromkeys(f for it in items for f in conf.item_files(it)))
+    return list(dict.fromkeys(f for it in items for f in conf.item_files(it, fidelity)))
 
 
 def part_path(paper: str, fidelity: str, steps: Sequence[str]) -> str:
     return f"{PARTS_DIR}/{paper}-{fidelity}.{'+'.join(steps)}.csv"
 
 
-def part_rows(root: Path, paper: str, steps: Sequence[str]) -> list[Row]:
+def part_rows(root: Path, paper: str, steps: Sequence[str], fidelity: str) -> list[Row]:
     """The diff rows of PAPER that the numbers of STEPS decide (numbers-<step>.csv)."""
-    files = [root / "paper" / "generated" / paper / f"numbers-{s}.csv" for s in steps]
+    gen = root / conf.generated_dir(fidelity)
+    files = [gen / paper / f"numbers-{s}.csv" for s in steps]
     g = gather(root / "config" / "originals", files, [paper])
     return [r for r in diff_rows(g.originals, g.numbers) if (paper, r.key) in g.numbers]
 
@@ -359,7 +360,7 @@ def _make(a: argparse.Namespace) -> int:
     smk = Path(sys.executable).with_name("snakemake")
     # one Snakemake run for the batch's steps (a search is one job of it); the targets
     # before --config, which takes every word after it
-    targets = [step_targets(root, a.paper, steps)]
+    targets = [step_targets(root, a.paper, steps, a.fidelity)]
     smk_config = ["--config", f"fidelity={a.fidelity}", f"papers=[{a.paper}]"]
     what = f"{a.paper} (steps {' '.join(steps)})" if steps else a.paper
     print(f"making {what} at {a.fidelity} on {a.cores} cores (log: {log}) ...", flush=True)
@@ -402,7 +403,7 @@ def _make(a: argparse.Namespace) -> int:
     run = argparse.Namespace(
         paper=a.paper,
         fidelity=a.fidelity,
-        diff=root / "paper" / "generated" / "diff.csv",
+        diff=root / conf.generated_dir(a.fidelity) / "diff.csv",
         commit=commit,
         ns_id=root / "build" / "ns2" / "bin" / "ns.id",
         wall_s=wall,
@@ -414,7 +415,7 @@ def _make(a: argparse.Namespace) -> int:
     )
     if steps:
         meta = {**_provenance(run), "steps": " ".join(steps)}
-        part = Reference(meta, part_rows(root, a.paper, steps))
+        part = Reference(meta, part_rows(root, a.paper, steps, a.fidelity))
         _write(part, root / part_path(a.paper, a.fidelity, steps))
         rc = _assemble(root, a.paper, a.fidelity)
     else:

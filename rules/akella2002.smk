@@ -45,9 +45,9 @@ EXPERIMENT_ACTIVE["akella2002"] = lambda exp: (
     exp in AK.searches or exp in AK.derivatives or exp in AK.sweeps
 )
 REPORT_EXTRA["akella2002"] += [
-    f"paper/generated/akella2002/{t}.tex"
-    for t in ("searches", "joint_order", "settings", "figures", "sensitivity")
-] + ["figures/akella2002/sensitivity.pdf"]
+    f"{GEN}/akella2002/{t}.tex"
+    for t in ("searches", "joint_order", "settings", f"figures", "sensitivity")
+] + [f"{FIG}/akella2002/sensitivity.pdf"]
 AK_SENS = akella.sensitivity(config, FIDELITY)
 AK_FIGURES = sorted(
     n for n, it in ITEMS["akella2002"].items() if it.kind == "figure" and active(it)
@@ -141,17 +141,17 @@ rule akella2002_tables:
         originals="config/originals/akella2002.yaml",
         code=code("analysis.plots.akella2002"),
     output:
-        searches="paper/generated/akella2002/searches.tex",
-        joint_order="paper/generated/akella2002/joint_order.tex",
-        settings="paper/generated/akella2002/settings.tex",
-        figures="paper/generated/akella2002/figures.tex",
+        searches=f"{GEN}/akella2002/searches.tex",
+        joint_order=f"{GEN}/akella2002/joint_order.tex",
+        settings=f"{GEN}/akella2002/settings.tex",
+        figures=f"{GEN}/akella2002/figures.tex",
     log:
         f"logs/akella2002/tables-{FIDELITY}.log",
     benchmark:
         f"benchmarks/akella2002/tables-{FIDELITY}.tsv"
     params:
         json=lambda w: json.dumps(
-            {"experiments": config["akella2002"]["experiments"], "figures": AK_FIGURES},
+            {"experiments": config["akella2002"]["experiments"], f"figures": AK_FIGURES},
             sort_keys=True,
         ),
     shell:
@@ -180,10 +180,10 @@ rule akella2002_sensitivity:
         originals="config/originals/akella2002.yaml",
         code=code("analysis.plots.akella2002"),
     output:
-        tex="paper/generated/akella2002/sensitivity.tex",
+        tex=f"{GEN}/akella2002/sensitivity.tex",
         tidy=f"results/akella2002/sensitivity/{FIDELITY}/tidy.csv",
         checks=f"results/akella2002/sensitivity/{FIDELITY}/checks.csv",
-        pdf="figures/akella2002/sensitivity.pdf",
+        pdf=f"{FIG}/akella2002/sensitivity.pdf",
     log:
         f"logs/akella2002/sensitivity-{FIDELITY}.log",
     benchmark:

@@ -136,7 +136,7 @@ rule analyse:
     output:
         tidy=f"results/{{paper}}/{{step}}/{FIDELITY}/tidy.csv",
         extra=directory(f"results/{{paper}}/{{step}}/{FIDELITY}/extra"),
-        numbers="paper/generated/{paper}/numbers-{step}.csv",
+        numbers=f"{GEN}/{{paper}}/numbers-{{step}}.csv",
     log:
         f"results/{{paper}}/{{step}}/{FIDELITY}/analyse.log",
     benchmark:
@@ -160,8 +160,8 @@ rule claims:
     output:
         tidy=f"results/{{paper}}/claims/{FIDELITY}/tidy.csv",
         extra=directory(f"results/{{paper}}/claims/{FIDELITY}/extra"),
-        numbers="paper/generated/{paper}/numbers-claims.csv",
-        claims="paper/generated/{paper}/claims-checks.csv",
+        numbers=f"{GEN}/{{paper}}/numbers-claims.csv",
+        claims=f"{GEN}/{{paper}}/claims-checks.csv",
     log:
         f"results/{{paper}}/claims/{FIDELITY}/claims.log",
     benchmark:
@@ -186,7 +186,7 @@ def drawn_inputs(w) -> dict:
     return {
         "tidy": f"{d}/tidy.csv",
         "extra": f"{d}/extra",
-        "numbers": f"paper/generated/{it.paper}/numbers-{it.step}.csv",
+        "numbers": f"{GEN}/{it.paper}/numbers-{it.step}.csv",
         "originals": f"config/originals/{it.paper}.yaml",
         "code": code(f"analysis.plots.{it.paper}"),
     }
@@ -240,15 +240,15 @@ rule figure:
     input:
         unpack(drawn_inputs),
     output:
-        pdf="figures/{target}.pdf",
+        pdf=f"{FIG}/{{target}}.pdf",
         png=report(
-            "figures/{target}.png", caption="../report/figure.rst", category="Figures"
+            f"{FIG}/{{target}}.png", caption="../report/figure.rst", category="Figures"
         ),
-        tex="paper/generated/{target}.tex",
+        tex=f"{GEN}/{{target}}.tex",
     log:
-        "logs/figure/{target}.log",
+        f"logs/{FIDELITY}/figure/{{target}}.log",
     benchmark:
-        "benchmarks/figure/{target}.tsv"
+        f"benchmarks/{FIDELITY}/figure/{{target}}.tsv"
     params:
         paper=lambda w: w.target.split("/")[0],
         item=lambda w: w.target.split("/")[1],
@@ -265,11 +265,11 @@ rule table:
     input:
         unpack(drawn_inputs),
     output:
-        tex="paper/generated/{target}.tex",
+        tex=f"{GEN}/{{target}}.tex",
     log:
-        "logs/table/{target}.log",
+        f"logs/{FIDELITY}/table/{{target}}.log",
     benchmark:
-        "benchmarks/table/{target}.tsv"
+        f"benchmarks/{FIDELITY}/table/{{target}}.tsv"
     params:
         paper=lambda w: w.target.split("/")[0],
         item=lambda w: w.target.split("/")[1],
@@ -301,15 +301,15 @@ rule diagram:
         run=diagram_run,
         code=code("analysis.plots.topology"),
     output:
-        pdf="figures/{target}.pdf",
+        pdf=f"{FIG}/{{target}}.pdf",
         png=report(
-            "figures/{target}.png", caption="../report/diagram.rst", category="Diagrams"
+            f"{FIG}/{{target}}.png", caption="../report/diagram.rst", category="Diagrams"
         ),
-        tex="paper/generated/{target}.tex",
+        tex=f"{GEN}/{{target}}.tex",
     log:
-        "logs/diagram/{target}.log",
+        f"logs/{FIDELITY}/diagram/{{target}}.log",
     benchmark:
-        "benchmarks/diagram/{target}.tsv"
+        f"benchmarks/{FIDELITY}/diagram/{{target}}.tsv"
     params:
         pin=lambda w: runs_pin([diagram_run(w)]),  # the parameters of the run it draws
         caption=lambda w: DIAGRAMS[w.target]["caption"],

@@ -2,7 +2,7 @@
 # analysis/plots/misra.py). Figures 1-5: capacity sweeps of two flows against the fixed point
 # of Sec III; 6-7: the single-flow window distribution of Sec IV; ext01: N = 2..20 flows
 # (misra.items, rules/common.smk). Here: the model's values and statements without runs.
-REPORT_EXTRA["misra"].append("paper/generated/misra/claims-theory.csv")
+REPORT_EXTRA["misra"].append(f"{GEN}/misra/claims-theory.csv")
 
 
 rule misra_theory:
@@ -10,8 +10,8 @@ rule misra_theory:
     input:
         code=code("analysis.misra"),
     output:
-        numbers="paper/generated/misra/numbers-theory.csv",
-        claims="paper/generated/misra/claims-theory.csv",
+        numbers=f"{GEN}/misra/numbers-theory.csv",
+        claims=f"{GEN}/misra/claims-theory.csv",
     log:
         f"results/misra/theory/{FIDELITY}/analyse.log",
     benchmark:

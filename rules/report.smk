@@ -7,10 +7,10 @@ def report_parts(paper: str) -> list[str]:
     out: list[str] = []
     for it in ITEMS[paper].values():
         if active(it):
-            out += conf.item_files(it)
+            out += conf.item_files(it, FIDELITY)
     for target in DIAGRAMS:
         if target.startswith(paper + "/"):
-            out += [f"figures/{target}.pdf", f"paper/generated/{target}.tex"]
+            out += [f"{FIG}/{target}.pdf", f"{GEN}/{target}.tex"]
     return list(dict.fromkeys(out + REPORT_EXTRA[paper]))
 
 
@@ -28,18 +28,14 @@ rule diff_tables:
     input:
         originals=ORIGINALS,
         numbers=NUMBERS,
-        # every figure too: after a fidelity switch, a numbers file of the other fidelity
-        # is not rebuilt for its own sake (its runs' folders are new, and Snakemake does
-        # not rerun a job for inputs that only could be made), but a figure is
-        parts=[f for p in PAPERS for f in REPORT_PARTS.get(p, []) if f not in NUMBERS],
         code=code("analysis.compare"),
     output:
-        csv="paper/generated/diff.csv",
-        txt="paper/generated/diff.txt",
+        csv=f"{GEN}/diff.csv",
+        txt=f"{GEN}/diff.txt",
     log:
-        "logs/diff_tables.log",
+        f"logs/{FIDELITY}/diff_tables.log",
     benchmark:
-        "benchmarks/diff_tables.tsv"
+        f"benchmarks/{FIDELITY}/diff_tables.tsv"
     params:
         papers=" ".join(f"--paper {p}" for p in PAPERS),
     shell:
@@ -51,11 +47,11 @@ rule diff_tables:
 rule diff:
     """Print the diff of regenerated against published numbers (snakemake diff)."""
     input:
-        "paper/generated/diff.txt",
+        f"{GEN}/diff.txt",
     log:
-        "logs/diff.log",
+        f"logs/{FIDELITY}/diff.log",
     benchmark:
-        "benchmarks/diff.tsv"
+        f"benchmarks/{FIDELITY}/diff.tsv"
     shell:
         "cat {input} | tee {log}"
 
@@ -99,15 +95,15 @@ rule beyond:
         akella=BEYOND_AKELLA,
         code=code("analysis.beyond"),
     output:
-        tex="paper/generated/beyond.tex",
-        claims="paper/generated/beyond-claims.csv",
+        tex=f"{GEN}/beyond.tex",
+        claims=f"{GEN}/beyond-claims.csv",
     log:
-        "logs/beyond.log",
+        f"logs/{FIDELITY}/beyond.log",
     benchmark:
-        "benchmarks/beyond.tsv"
+        f"benchmarks/{FIDELITY}/beyond.tsv"
     params:
         args=" ".join(
-            f"--{'floyd' if p == 'floyd1991' else p} {t} --figure generated/{p}/aqm01.tex"
+            f"--{'floyd' if p == 'floyd1991' else p} {t} --figure {GEN_TEX}/{p}/aqm01.tex"
             for p, t in BEYOND.items()
         ),
     shell:
@@ -123,28 +119,28 @@ localrules:
 
 rule report_parts:
     input:
-        diff="paper/generated/diff.csv",
+        diff=f"{GEN}/diff.csv",
         references=references(),
         originals=ORIGINALS,
         numbers=NUMBERS,
         nsid=NS_ID,
         code=code("analysis.report"),
     output:
-        "paper/generated/build.tex",
-        "paper/generated/deviations.tex",
-        "paper/generated/papers.tex",
-        "paper/generated/summary.tex",
-        expand("paper/generated/{paper}/assumptions.tex", paper=PAPERS),
-        expand("paper/generated/{paper}/overrides.tex", paper=PAPERS),
-        expand("paper/generated/{paper}/items.tex", paper=PAPERS),
-        "paper/generated/numbers.tex",
-        expand("paper/generated/{paper}/diff.tex", paper=PAPERS),
-        expand("paper/generated/{paper}/claims.tex", paper=PAPERS),
-        expand("paper/generated/{paper}/summary.tex", paper=PAPERS),
+        f"{GEN}/build.tex",
+        f"{GEN}/deviations.tex",
+        f"{GEN}/papers.tex",
+        f"{GEN}/summary.tex",
+        expand(f"{GEN}/{{paper}}/assumptions.tex", paper=PAPERS),
+        expand(f"{GEN}/{{paper}}/overrides.tex", paper=PAPERS),
+        expand(f"{GEN}/{{paper}}/items.tex", paper=PAPERS),
+        f"{GEN}/numbers.tex",
+        expand(f"{GEN}/{{paper}}/diff.tex", paper=PAPERS),
+        expand(f"{GEN}/{{paper}}/claims.tex", paper=PAPERS),
+        expand(f"{GEN}/{{paper}}/summary.tex", paper=PAPERS),
     log:
-        "logs/report_parts.log",
+        f"logs/{FIDELITY}/report_parts.log",
     benchmark:
-        "benchmarks/report_parts.tsv"
+        f"benchmarks/{FIDELITY}/report_parts.tsv"
     params:
         papers=" ".join(PAPERS),
         # the assumed parameters, overrides and recorded causes (a change reruns this step)
@@ -152,7 +148,7 @@ rule report_parts:
     shell:
         "python -m analysis.report --fidelity {FIDELITY} --ns-id {input.nsid} "
         "--executor {workflow.executor_plugin.name} "
-        "--diff {input.diff} --out paper/generated --params {params.json:q} "
+        "--diff {input.diff} --out {GEN} --params {params.json:q} "
         "--files {input.numbers} --references {input.references} -- {params.papers}"
         + LOGGED
 
@@ -166,11 +162,17 @@ rule report:
         diff=rules.diff_tables.output,
         beyond=rules.beyond.output.tex,
     output:
-        "paper/report.pdf",
+        f"{REPORT_PDF}",
     log:
-        "paper/generated/latexmk.log",
+        f"{GEN}/latexmk.log",
     benchmark:
-        "benchmarks/report.tsv"
+        f"benchmarks/{FIDELITY}/report.tsv"
+    params:
+        # the report of this fidelity: its own job name (report-<fidelity>.pdf, .aux, .log)
+        # and its generated folder (\reportGen, which report.tex and sections/ \input from)
+        job=f"report-{FIDELITY}",
+        pretex=f"\\def\\reportGen{{{GEN_TEX}}}",
     shell:
-        "latexmk -pdf -interaction=nonstopmode -halt-on-error -cd paper/report.tex > {log} 2>&1 "
-        "|| {{ grep -A5 '^!' paper/report.log >&2; exit 1; }}"
+        "latexmk -pdf -interaction=nonstopmode -halt-on-error -jobname={params.job} "
+        "-usepretex={params.pretex:q} -cd paper/report.tex > {log} 2>&1 "
+        "|| {{ grep -A5 '^!' paper/{params.job}.log >&2; exit 1; }}"

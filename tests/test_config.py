@@ -203,18 +203,19 @@ def test_items_of_the_shipped_config(cfg: dict) -> None:
     assert gao["fig01"].theory and not gao["fig02"].theory
     # what the report includes of each: a figure's PDF and caption, a table, the claims'
     # checks, and always its step's numbers (shared by the items of one step)
-    assert conf.item_files(tang["fig03"]) == [
-        "figures/tang/fig03.pdf",
-        "paper/generated/tang/fig03.tex",
-        "paper/generated/tang/numbers-exp1.csv",
+    # (every path under its fidelity's folder)
+    assert conf.item_files(tang["fig03"], "quick") == [
+        "figures/quick/tang/fig03.pdf",
+        "paper/generated/quick/tang/fig03.tex",
+        "paper/generated/quick/tang/numbers-exp1.csv",
     ]
-    assert conf.item_files(tang["table1"]) == [
-        "paper/generated/tang/table1.tex",
-        "paper/generated/tang/numbers-exp1.csv",
+    assert conf.item_files(tang["table1"], "paper") == [
+        "paper/generated/paper/tang/table1.tex",
+        "paper/generated/paper/tang/numbers-exp1.csv",
     ]
-    assert conf.item_files(tang["claims"]) == [
-        "paper/generated/tang/numbers-claims.csv",
-        "paper/generated/tang/claims-checks.csv",
+    assert conf.item_files(tang["claims"], "smoke") == [
+        "paper/generated/smoke/tang/numbers-claims.csv",
+        "paper/generated/smoke/tang/claims-checks.csv",
     ]
 
 

@@ -293,13 +293,14 @@ def test_a_paper_made_in_batches_of_steps(root: Path, tmp_path: Path) -> None:
     shutil.copytree(root / "config", tmp_path / "config")
     steps = reference.paper_steps(tmp_path, "tang", "paper")
     assert steps[:2] == ["exp1", "exp2"] and steps[-2:] == ["theory", "claims"]
-    assert "paper/generated/tang/table4.tex" in reference.step_targets(tmp_path, "tang", ["exp2"])
+    targets = reference.step_targets(tmp_path, "tang", ["exp2"], "paper")
+    assert "paper/generated/paper/tang/table4.tex" in targets
     # the batch exp2: its numbers decide two rows, one ok and one off
-    num = tmp_path / "paper" / "generated" / "tang" / "numbers-exp2.csv"
+    num = tmp_path / "paper" / "generated" / "paper" / "tang" / "numbers-exp2.csv"
     num.parent.mkdir(parents=True)
     num.write_text("key,value\ntable4.fast_first.path1_fast.mean,48\n")
     num.write_text(num.read_text() + "table4.fast_first.path1_fast.sd,9\n")
-    rows = reference.part_rows(tmp_path, "tang", ["exp2"])
+    rows = reference.part_rows(tmp_path, "tang", ["exp2"], "paper")
     assert [(r.key, r.verdict) for r in rows] == [
         ("table4.fast_first.path1_fast.mean", "ok"),
         ("table4.fast_first.path1_fast.sd", "off"),

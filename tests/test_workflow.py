@@ -154,7 +154,7 @@ def test_fresh_plan_reaches_the_report(project_copy: Path, root: Path, fidelity:
 # Scenarios on Floyd's Figure 2 at smoke fidelity (two runs, n = 1 and n = 10), with only
 # floyd1991 in the copy's papers (a faster parse).
 FIG02 = "results/floyd1991/fig02/smoke"
-FIG02_TARGETS = [f"{FIG02}/tidy.csv", "figures/floyd1991/fig02.pdf"]
+FIG02_TARGETS = [f"{FIG02}/tidy.csv", "figures/smoke/floyd1991/fig02.pdf"]
 SMOKE_FIG02 = re.compile(r"(sweep: \{n: \[1, 10\]\}, set: \{duration: )([0-9.e+]+)\}")
 
 
@@ -406,7 +406,7 @@ def test_snakemake_html_report_annotates_every_figure(floyd_smoke: Path) -> None
 def test_front_page_names_the_executor_and_the_build_cost(floyd_smoke: Path, cfg: dict) -> None:
     """The report's front page: the executor that ran the workflow (local here), the jobs that
     made its results (at least one per ns run) and their CPU-hours."""
-    tex = (floyd_smoke / "paper" / "generated" / "build.tex").read_text()
+    tex = (floyd_smoke / "paper" / "generated" / "smoke" / "build.tex").read_text()
     assert "\\newcommand{\\reportExecutor}{local}" in tex
     jobs = re.search(r"\\reportJobs\}\{([\d,]+)\}", tex)
     cpu = re.search(r"\\reportCpuHours\}\{([\d.]+)\}", tex)

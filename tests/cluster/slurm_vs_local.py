@@ -4,7 +4,7 @@ Four scratch copies of the project (the patched ns shared through build/, the re
 sources copied): in the first the smoke pipeline runs locally (--cores 1); in the second
 through Slurm with profiles/slurm (ns runs in batch jobs of group "sims", every other job
 its own sbatch job); every results/<paper>/**/summary.json and *.tsv, and the papers' rows
-of paper/generated/diff.csv, must be byte-identical, with no file more or less. In the
+of paper/generated/smoke/diff.csv, must be byte-identical, with no file more or less. In the
 third the Slurm run is disturbed: once some ns runs are done, a batch job that has run for
 a while is cancelled with scancel (the run with --retries 0, so it fails; Snakemake then
 deletes the outputs of every job of that batch, finished ones too). In the fourth the whole
@@ -41,7 +41,7 @@ from conftest import make_project_copy  # noqa: E402
 
 SMK = Path(sys.executable).with_name("snakemake")
 PAPERS = ["akella2002", "gao", "tang", "misra", "floyd1991"]
-DIFF = "paper/generated/diff.csv"
+DIFF = "paper/generated/smoke/diff.csv"
 
 
 def smoke(papers: list[str], *args: str) -> list[str]:

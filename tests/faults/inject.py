@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from conftest import make_project_copy  # noqa: E402
 
 SMK = Path(sys.executable).with_name("snakemake")
-TARGET = "paper/generated/diff.csv"
+TARGET = "paper/generated/smoke/diff.csv"
 
 
 def snakemake(w: Path, paper: str, *args: str) -> list[str]:
@@ -141,7 +141,7 @@ def disturb(w: Path, paper: str, kills: int, rng: random.Random, span: float) ->
         print(f"faults: start {starts}: killed {killed or 'nothing'} (exit {code})")
         if not killed and code == 0:
             print("faults: the pipeline finished before the kill: start again from nothing")
-            for d in ("results", "paper/generated", "figures"):
+            for d in ("results", "paper/generated/smoke", "figures/smoke"):
                 shutil.rmtree(w / d, ignore_errors=True)
         if killed.startswith("snakemake"):
             u = subprocess.run(snakemake(w, paper, "--unlock"), cwd=w, capture_output=True)
