@@ -88,7 +88,7 @@ test-faults: ns
 # a SIGINT of the whole run, each rerun, on CLUSTER_FAULT_PAPERS; then Slurm down (also on
 # failure).   make test-cluster CLUSTER_PAPERS=floyd1991     one paper only
 CLUSTER_CPUS ?= 1
-CLUSTER_PAPERS ?= akella2002 gao tang misra floyd1991
+CLUSTER_PAPERS ?= $(basename $(notdir $(wildcard config/experiments/*.yaml)))
 CLUSTER_FAULT_PAPERS ?= floyd1991
 test-cluster:
 	SLURM_LOCAL_CPUS=$(CLUSTER_CPUS) scripts/slurm-local.sh up \

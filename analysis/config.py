@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import re
 import shlex
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -25,7 +25,23 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "config" / "schema" / "config.schema.yaml"
-PAPERS = ("akella2002", "gao", "tang", "misra", "floyd1991")
+EXPERIMENTS = ROOT / "config" / "experiments"
+
+
+def paper_keys(root: Path = ROOT) -> list[str]:
+    """Every paper of the artifact: one per config/experiments/<paper>.yaml (sorted by key;
+    :func:`papers` gives the report's order)."""
+    return sorted(p.stem for p in (root / "config" / "experiments").glob("*.yaml"))
+
+
+def papers(config: Mapping) -> list[str]:
+    """The papers of a loaded config, in the report's order: ``papers`` when given, else
+    every paper in the config by its ``order``."""
+    listed = config.get("papers")
+    if listed:
+        return list(listed)
+    found = [k for k, v in config.items() if isinstance(v, dict) and "experiments" in v]
+    return sorted(found, key=lambda k: (config[k].get("order", 0), k))
 
 
 class ConfigError(ValueError):
@@ -60,6 +76,8 @@ def check_structure(config: dict) -> None:
     import jsonschema
 
     schema = yaml.safe_load(SCHEMA.read_text())
+    for paper in paper_keys():  # one property per paper (the schema cannot list files)
+        schema["properties"][paper] = {"$ref": "#/$defs/paper"}
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: (len(e.path), list(e.path)))
     if not errors:
@@ -337,7 +355,13 @@ def runs(config: dict, paper: str, experiment: str, fidelity: str | None = None)
 def validate(config: dict) -> None:
     """Everything checkable before a run, for every fidelity level (not just the chosen one)."""
     check_structure(config)
-    for paper in PAPERS:
+    unknown = [p for p in config.get("papers") or [] if p not in paper_keys()]
+    if unknown:
+        raise ConfigError(
+            f"config: papers lists '{unknown[0]}', which has no config/experiments/"
+            f"{unknown[0]}.yaml (papers: {', '.join(paper_keys())})"
+        )
+    for paper in paper_keys():
         if paper not in config:
             continue
         families = {e["family"] for e in config[paper]["experiments"].values()}
@@ -564,7 +588,7 @@ def add_parameter_sets(config: dict) -> None:
     set's parameters are declared by a library proc its families call (tcl/lib/queues.tcl).
     ConfigError for an unknown set or a parameter the paper also defines."""
     sets = config.get("parameter_sets") or {}
-    for paper in PAPERS:
+    for paper in paper_keys():
         pconf = config.get(paper)
         if not isinstance(pconf, dict):
             continue

@@ -169,8 +169,8 @@ def paper_steps(root: Path, paper: str, fidelity: str) -> list[str]:
     """The analysis steps of PAPER's items made at FIDELITY, in config order: a step whose
     item reads an experiment without that fidelity level is not made there."""
     cfg = conf.load(conf.config_files(root))
-    if paper not in cfg.get("papers", []):
-        raise ValueError(f"no paper {paper!r}; one of {', '.join(cfg.get('papers', []))}")
+    if paper not in conf.papers(cfg):
+        raise ValueError(f"no paper {paper!r}; one of {', '.join(conf.papers(cfg))}")
     exps = cfg[paper].get("experiments", {})
 
     def made(e: str) -> bool:

@@ -31,14 +31,6 @@ from analysis.compare import (
 )
 from analysis.latex import CLASS_HEADINGS, tex_escape
 
-TITLES = {
-    "akella2002": "Akella et al. 2002: selfish behaviour and the TCP game",
-    "gao": "Gao, Jain, Schulman: fair and efficient router congestion control",
-    "tang": "Tang, Wang, Hegde, Low: networks shared by Reno and Vegas/FAST",
-    "misra": "Misra, Baras, Ott: generalized TCP congestion avoidance",
-    "floyd1991": "Floyd 1991: connections with multiple congested gateways",
-}
-
 
 def _value_text(v: object) -> str:
     if isinstance(v, bool):
@@ -208,9 +200,11 @@ def build_cost(benchmarks: Path, papers: Sequence[str], fidelity: str) -> tuple[
 
 def report_params(config: dict, papers: Sequence[str], fidelity: str) -> dict:
     """What the report reads of the configuration, per paper (``--params``): the assumed
-    parameters, the overrides at ``fidelity`` and the recorded causes of deviations."""
+    parameters, the overrides at ``fidelity`` and the recorded causes of deviations, and its
+    section title."""
     return {
         p: {
+            "title": config[p]["title"],
             "assumed": [list(r) for r in conf.assumed(config, p)],
             "overrides": [list(astuple(o)) for o in conf.overrides(config, p, fidelity)],
             "deviations": config[p].get("deviations", {}),
@@ -312,7 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     (a.out / "deviations.tex").write_text(deviations_tex(causes, rows, a.papers))
     (a.out / "summary.tex").write_text(summary_tex(rows, a.papers))
     sections = [
-        f"\\section{{{tex_escape(TITLES[p])}}}\\label{{sec:{p}}}\n\\input{{sections/{p}}}\n"
+        f"\\section{{{tex_escape(a.params[p]['title'])}}}\\label{{sec:{p}}}\n\\input{{sections/{p}}}\n"
         for p in a.papers
     ]
     (a.out / "papers.tex").write_text("\n".join(sections))

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
+from analysis import config as conf
+
 # CFF 1.2.0: the keys a file must have, and every key it may have (its schema allows no other)
 REQUIRED = ("cff-version", "message", "title", "authors")
 ALLOWED = set(REQUIRED) | {
@@ -31,7 +33,7 @@ ALLOWED = set(REQUIRED) | {
     "url",
     "version",
 }
-PAPERS = ("akella2002", "gao", "tang", "misra", "floyd1991")
+PAPERS = tuple(conf.paper_keys())
 
 
 def _authors_problems(where: str, authors: Any) -> list[str]:

@@ -292,3 +292,17 @@ def test_parameter_set_of_a_paper_whose_families_ignore_it(cfg: dict) -> None:
     conf.add_parameter_sets(c)
     with pytest.raises(conf.ConfigError, match="unknown parameter '.*' in 'tang.parameters'"):
         conf.validate(c)
+
+
+def test_one_list_of_papers(cfg: dict) -> None:
+    """The papers are the config/experiments/<paper>.yaml files; the report's order is each
+    paper's ``order``; ``papers`` picks some, in its order; a paper without a file is refused
+    before anything runs."""
+    assert conf.paper_keys() == ["akella2002", "floyd1991", "gao", "misra", "tang"]
+    everything = {k: v for k, v in cfg.items() if k != "papers"}
+    assert conf.papers(everything) == ["akella2002", "gao", "tang", "misra", "floyd1991"]
+    assert conf.papers({**everything, "papers": ["tang", "gao"]}) == ["tang", "gao"]
+    swapped = {**everything, "gao": {**everything["gao"], "order": 99}}
+    assert conf.papers(swapped)[-1] == "gao"
+    with pytest.raises(conf.ConfigError, match="papers lists 'nope', which has no config"):
+        conf.validate({**everything, "papers": ["gao", "nope"]})

@@ -22,7 +22,7 @@ def scenarios(cfg: dict) -> list[tuple[str, Path, list[str]]]:
     queues, gateways and sources a run builds: tcp, queue, short_tcp, aqm, ...)."""
     seen: set[tuple] = set()
     out = []
-    for paper in cfg["papers"]:
+    for paper in conf.papers(cfg):
         for exp, e in cfg[paper]["experiments"].items():
             if "smoke" not in e["fidelity"]:
                 continue

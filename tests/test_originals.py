@@ -14,10 +14,12 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
+from analysis import config as conf
+
 ROOT = Path(__file__).resolve().parents[1]
 ORIGINALS = ROOT / "config" / "originals"
 SCHEMA = ROOT / "config" / "schema" / "originals.schema.yaml"
-PAPERS = ("akella2002", "gao", "tang", "misra", "floyd1991")
+PAPERS = tuple(conf.paper_keys())
 FILES = sorted(ORIGINALS.glob("*.yaml"))
 
 
@@ -182,7 +184,7 @@ def test_broken_entry_rejected(name: str, validator: Draft202012Validator) -> No
 
 def test_broken_document_level_rejected(validator: Draft202012Validator) -> None:
     unknown_paper = copy.deepcopy(_minimal())
-    unknown_paper["paper"] = "floyd"
+    unknown_paper["paper"] = "Floyd 1991"  # not a paper key (the files are checked below)
     extra_top = copy.deepcopy(_minimal())
     extra_top["authors"] = "Floyd"
     no_claims = copy.deepcopy(_minimal())

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from analysis import config as conf
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # The forbidden strings are assembled from pieces so that this file does not contain them.
@@ -110,7 +112,7 @@ def test_no_tracked_file_points_outside_the_repository() -> None:
     assert not hits, "references to files outside the repository:\n" + "\n".join(hits)
 
 
-@pytest.mark.parametrize("paper", ["akella2002", "gao", "tang", "misra", "floyd1991"])
+@pytest.mark.parametrize("paper", conf.paper_keys())
 def test_every_paper_has_its_doc(paper: str) -> None:
     text = (ROOT / "docs" / f"{paper}.md").read_text()
     for heading in ("Ambiguities and what we assume", "Typos and corrections", "Derived values"):

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import copy_report_sources  # one definition, shared with bench/ and tests/cluster/
 
+from analysis import config as conf
 from tests.faults.inject import processes_in  # one definition, shared with the fault injection
 
 RUNS = ["n1_s1", "n10_s1"]
@@ -138,15 +139,15 @@ def test_fresh_plan_reaches_the_report(project_copy: Path, root: Path, fidelity:
     )
     assert p.returncode == 0, p.stderr[-3000:]
     jobs = Counter(re.findall(r'label = "([a-z0-9_]+)', p.stdout))
-    cfg = yaml.safe_load((project_copy / "config" / "config.yaml").read_text())
     diagrams = 0
-    for paper in cfg["papers"]:
+    conf_keys = conf.paper_keys(project_copy)
+    for paper in conf_keys:
         pc = yaml.safe_load((project_copy / "config" / "experiments" / f"{paper}.yaml").read_text())
         diagrams += len(pc[paper].get("diagrams", {}))
     assert jobs["report"] == 1 and jobs["diff_tables"] == 1
     assert jobs["diagram"] == diagrams == 7
     # the shared rules: one claims job per paper, figures and tables of every paper
-    assert jobs["claims"] == len(cfg["papers"]) == 5
+    assert jobs["claims"] == len(conf_keys) == 5
     assert jobs["figure"] > 30 and jobs["table"] > 5 and jobs["analyse"] > 20
 
 

@@ -39,8 +39,11 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 from conftest import make_project_copy  # noqa: E402
 
+sys.path.insert(0, str(ROOT))
+from analysis import config as conf  # noqa: E402
+
 SMK = Path(sys.executable).with_name("snakemake")
-PAPERS = ["akella2002", "gao", "tang", "misra", "floyd1991"]
+PAPERS = conf.paper_keys()
 DIFF = "paper/generated/smoke/diff.csv"
 
 
