@@ -13,10 +13,11 @@ provenance), the experiment's ``set``, the fidelity level's ``set``, the sweep p
 
 from __future__ import annotations
 
+import ast
 import itertools
 import re
 import shlex
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -176,93 +177,90 @@ def _type_ok(t: tuple[str, ...], v: object) -> tuple[bool, str]:
     return checks[kind]
 
 
-# Limits between parameters: the experiment scripts' own experiment::require checks (which stay,
-# for runs started by hand), here so that an impossible combination stops the workflow
-# before any run. (paper, family) -> [(name, condition, message with {key} fields)].
-Limit = tuple[str, Callable[[dict], bool], str]
-_WINDOW: list[Limit] = [
-    ("warmup<duration", lambda p: p["warmup"] < p["duration"],
-     "warmup ({warmup}) must be below duration ({duration})"),
-    ("sample_interval<=window", lambda p: p["sample_interval"] <= p["duration"] - p["warmup"],
-     "sample_interval ({sample_interval}) must not exceed the window duration - warmup "
-     "({duration} - {warmup})"),
-]  # fmt: skip
-_RED: Limit = (
-    "red_thresh<red_maxthresh", lambda p: p["red_thresh"] < p["red_maxthresh"],
-    "red_thresh ({red_thresh}) must be below red_maxthresh ({red_maxthresh})",
+# Limits between parameters: declared once, by experiment::limit lines in the experiment
+# scripts (tcl/lib/args.tcl), which check them at run time; read here so that an impossible
+# combination stops the workflow before any run. A limit's expression names parameters bare
+# and uses only numbers, "strings", ( ), int(), + - * /, comparisons and && || !.
+@dataclass(frozen=True)
+class Limit:
+    name: str
+    expr: str  # as declared (Tcl expr syntax over bare parameter names)
+    message: str  # with {parameter} fields
+
+    def holds(self, params: Mapping[str, object]) -> bool:
+        return bool(eval(_limit_code(self.expr), {"__builtins__": {}, "int": int}, {"p": params}))
+
+
+_LIMIT_RE = re.compile(r"^\s*experiment::limit\s+(\S+)\s+\{(.*?)\}\s+\{(.*)\}\s*$")
+_TOKEN_RE = re.compile(r'"[^"]*"|[A-Za-z_][A-Za-z0-9_]*|&&|\|\||!=|!|[^A-Za-z_"&|!]+')
+_ALLOWED = (
+    ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.BinOp,
+    ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Compare, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq,
+    ast.NotEq, ast.Constant, ast.Subscript, ast.Name, ast.Load, ast.Call,
 )  # fmt: skip
-LIMITS: dict[tuple[str, str], list[Limit]] = {
-    ("floyd1991", "gateways"): [
-        _RED,
-        ("period<=duration", lambda p: p["period"] <= p["duration"],
-         "period ({period}) must not exceed duration ({duration})"),
-    ],
-    ("gao", "chain"): [
-        _RED,
-        ("low<high<buffer", lambda p: 0 <= p["low"] < p["high"] < p["buffer"],
-         "Protocol I/II markers need 0 <= low < high < buffer (low {low}, high {high}, "
-         "buffer {buffer})"),
-        _WINDOW[0],
-        ("pkt_size>40", lambda p: p["pkt_size"] > 40,
-         "pkt_size ({pkt_size}) must exceed the 40-byte TCP/IP header"),
-        ("path_delay>=links*link_delay", lambda p: p["path_delay"] >= p["links"] * p["link_delay"],
-         "path_delay ({path_delay}) is shorter than the delay of the congested links, links x "
-         "link_delay ({links} x {link_delay})"),
-    ],
-    ("gao", "poisson"): [
-        ("L<H<F", lambda p: 0 <= p["L"] < p["F"] // p["H_div"] < p["F"],
-         "markers need 0 <= L < H < F with H = floor(F / H_div) (L {L}, F {F}, H_div {H_div})"),
-        ("sim1_warmup<duration", lambda p: p["sim1_warmup"] < p["duration"],
-         "sim1_warmup ({sim1_warmup}) must be below duration ({duration})"),
-    ],
-    ("akella2002", "dumbbell"): [
-        ("n>=2", lambda p: p["n"] >= 2, "n = {n}: the TCP game needs at least 2 flows"),
-        *_WINDOW,
-        ("start_max<warmup", lambda p: p["start_max"] < p["warmup"],
-         "start_max ({start_max}) must be below warmup ({warmup}): every flow must run in "
-         "the whole window"),
-    ],
-    ("misra", "dumbbell"): [
-        ("alpha<beta", lambda p: p["alpha"] < p["beta"],
-         "alpha ({alpha}) must be below beta ({beta}): the decrease must outgrow the increase"),
-        ("beta=1->c2<1", lambda p: p["beta"] != 1 or p["c2"] < 1,
-         "c2 ({c2}) must be below 1 when beta = 1"),
-        ("min_th<max_th", lambda p: 0 < p["min_th"] + p["flows"] * p["min_th_per_flow"]
-         < p["max_th"] + p["flows"] * p["max_th_per_flow"],
-         "ORED thresholds need 0 < min_th + flows x min_th_per_flow < max_th + flows x "
-         "max_th_per_flow (flows {flows}: min {min_th} + {min_th_per_flow}, max {max_th} + "
-         "{max_th_per_flow})"),
-        ("max_th<buffer", lambda p: p["max_th"] + p["flows"] * p["max_th_per_flow"] < p["buffer"],
-         "ORED max threshold max_th + flows x max_th_per_flow ({max_th} + {flows} x "
-         "{max_th_per_flow}) must be below the buffer ({buffer} packets)"),
-        ("q_weight<=1", lambda p: p["q_weight"] <= 1, "q_weight ({q_weight}) must be <= 1"),
-        *_WINDOW,
-    ],
-    ("tang", "chain"): [
-        ("bmin13<bmax13", lambda p: p["bmin13"] < p["bmax13"],
-         "bmin13 ({bmin13}) must be below bmax13 ({bmax13}) (RED, links 1 and 3)"),
-        ("bmin2<bmax2", lambda p: p["bmin2"] < p["bmax2"],
-         "bmin2 ({bmin2}) must be below bmax2 ({bmax2}) (RED, link 2)"),
-        ("offset<duration", lambda p: p["offset"] < p["duration"],
-         "offset ({offset}) must be below duration ({duration})"),
-        ("measure_from<duration", lambda p: p["measure_from"] < p["duration"],
-         "measure_from ({measure_from}) must be below duration ({duration})"),
-        ("sample<=duration", lambda p: p["sample"] <= p["duration"],
-         "sample ({sample}) must not exceed duration ({duration})"),
-        ("fast_gamma<=1", lambda p: p["fast_gamma"] <= 1, "fast_gamma ({fast_gamma}) must be <= 1"),
-        ("red:buffer>b_max", lambda p: p["aqm"] != "red" or (
-            p["buf1"] > p["bmax13"] and p["buf2"] > p["bmax2"] and p["buf3"] > p["bmax13"]),
-         "with aqm = red every buffer must exceed its link's b_max (buf1 {buf1}, buf3 {buf3} "
-         "vs bmax13 {bmax13}; buf2 {buf2} vs bmax2 {bmax2})"),
-    ],
-}  # fmt: skip
+
+
+@cache
+def _limit_code(expr: str) -> object:
+    """A limit's expression as Python (parameters as p["name"]); ValueError for anything
+    outside the limits' small language."""
+    words = {"&&": " and ", "||": " or ", "!": " not ", "!=": "!="}
+    out = []
+    for tok in _TOKEN_RE.findall(expr):
+        if tok in words:
+            out.append(words[tok])
+        elif re.match(r"[A-Za-z_]", tok) and tok != "int":
+            out.append(f"p[{tok!r}]")
+        else:
+            out.append(tok)
+    text = "".join(out)
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        raise ValueError(f"limit '{expr}': its syntax is not allowed") from None
+    for node in ast.walk(tree):
+        bad = not isinstance(node, _ALLOWED)
+        bad = bad or (isinstance(node, ast.Call) and getattr(node.func, "id", "") != "int")
+        bad = bad or (isinstance(node, ast.Name) and node.id not in ("p", "int"))
+        if bad:
+            raise ValueError(f"limit '{expr}': {type(node).__name__} is not allowed")
+    return compile(tree, "<limit>", "eval")
+
+
+@cache
+def family_limits(script: Path) -> tuple[Limit, ...]:
+    """The experiment::limit lines of one experiment script (a line may go on after a
+    trailing backslash)."""
+    text = script.read_text().replace("\\\n", " ")
+    out = []
+    for line in text.splitlines():
+        if "experiment::limit " in line and not line.lstrip().startswith(("#", "proc")):
+            m = _LIMIT_RE.match(line)
+            if not m:
+                raise ConfigError(f"{script.relative_to(ROOT)}: unreadable limit: {line.strip()}")
+            expr, message = (" ".join(g.split()) for g in m.group(2, 3))
+            out.append(Limit(m.group(1), expr, message))
+    return tuple(out)
+
+
+def limits() -> dict[tuple[str, str], tuple[Limit, ...]]:
+    """(paper, family) -> its limits, for every experiment script that declares any."""
+    out = {}
+    for script in sorted(ROOT.glob("tcl/*/*.tcl")):
+        if script.parent.name in ("lib", "tests"):
+            continue
+        found = family_limits(script)
+        if found:
+            out[(script.parent.name, script.stem)] = found
+    return out
 
 
 def check_limits(paper: str, family: str, params: dict, where: str) -> None:
-    """The limits between one run's parameters (LIMITS); raise ConfigError naming them."""
-    for _name, ok, message in LIMITS.get((paper, family), []):
-        if not ok(params):
-            raise ConfigError(f"config: '{where}': " + message.format(**params))
+    """The limits between one run's parameters (:func:`family_limits`); raise ConfigError
+    naming the first that fails, with the parameters' values."""
+    for lim in family_limits(tcl_script(paper, family)):
+        if not lim.holds(params):
+            raise ConfigError(f"config: '{where}': " + lim.message.format(**params))
 
 
 def check_params(

@@ -101,7 +101,7 @@ def test_snakemake_stops_before_running(root: Path, tmp_path: Path) -> None:
     assert "Job stats" not in p.stdout + p.stderr
 
 
-# one violation per limit between parameters (analysis.config.LIMITS): the values to set
+# one violation per limit between parameters (analysis.config.limits): the values to set
 VIOLATIONS = {
     "red_thresh<red_maxthresh": {"red_thresh": 40, "red_maxthresh": 20},
     "period<=duration": {"period": 200, "duration": 100},
@@ -136,28 +136,65 @@ def _run_of_family(cfg: dict, paper: str, family: str) -> tuple[str, dict]:
     raise AssertionError(f"no experiment of {paper} runs {family}")
 
 
-@pytest.mark.parametrize(
-    ("paper", "family", "limit"),
-    [(p, f, name) for (p, f), limits in conf.LIMITS.items() for name, _, _ in limits],
-)
+LIMIT_CASES = [(p, f, lim.name) for (p, f), lims in conf.limits().items() for lim in lims]
+
+
+@pytest.mark.parametrize(("paper", "family", "limit"), LIMIT_CASES)
 def test_limit_between_parameters(cfg: dict, paper: str, family: str, limit: str) -> None:
-    """Each limit the experiment script checks at run time is checked before any run: a
-    shipped run passes it; the same run with the limit broken stops with this limit's
+    """Each limit the experiment script declares (experiment::limit) is checked before any
+    run: a shipped run passes it; the same run with the limit broken stops with this limit's
     message, which names the parameters and their values."""
     experiment, params = _run_of_family(cfg, paper, family)
     conf.check_params(paper, experiment, family, params)
     broken = {**params, **VIOLATIONS[limit]}
     with pytest.raises(conf.ConfigError) as e:
         conf.check_params(paper, experiment, family, broken)
-    (message,) = [m for name, _, m in conf.LIMITS[(paper, family)] if name == limit]
-    assert str(e.value) == f"config: '{paper}.experiments.{experiment}': " + message.format(
+    (lim,) = [x for x in conf.limits()[(paper, family)] if x.name == limit]
+    assert str(e.value) == f"config: '{paper}.experiments.{experiment}': " + lim.message.format(
         **broken
     )
 
 
+@pytest.mark.parametrize(("paper", "family", "limit"), LIMIT_CASES)
+def test_the_script_checks_the_same_limit(
+    cfg: dict, ns_binary: Path, tmp_path: Path, paper: str, family: str, limit: str
+) -> None:
+    """The one declaration, read by ns too: the experiment script run with the limit broken
+    stops before simulating, with the same message."""
+    from analysis import nsrun
+
+    experiment, params = _run_of_family(cfg, paper, family)
+    broken = {**params, **VIOLATIONS[limit]}
+    (lim,) = [x for x in conf.limits()[(paper, family)] if x.name == limit]
+    args = nsrun.run_args(broken) + [f"out={tmp_path / 'r'}", "ns_id=test"]
+    p = subprocess.run(
+        [str(ns_binary), str(conf.tcl_script(paper, family)), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert p.returncode != 0
+    want = lim.message.format(**{k: nsrun.format_value(v) for k, v in broken.items()})
+    assert f"error: {want}" in p.stdout + p.stderr
+
+
 def test_every_limit_has_a_test() -> None:
-    names = {name for limits in conf.LIMITS.values() for name, _, _ in limits}
-    assert names == set(VIOLATIONS)
+    assert {name for _, _, name in LIMIT_CASES} == set(VIOLATIONS)
+
+
+def test_a_limit_is_read_in_its_small_language_only(tmp_path: Path) -> None:
+    """A limit's expression: parameters, numbers, strings, int(), arithmetic, comparisons,
+    && || !; anything else (a call, an attribute) is refused, never evaluated."""
+    lim = conf.Limit("x", 'a != "red" || (int(b / 2) < c && !(d > 1))', "m")
+    assert lim.holds({"a": "red", "b": 7, "c": 4, "d": 0})
+    assert not lim.holds({"a": "red", "b": 8, "c": 4, "d": 0})
+    assert lim.holds({"a": "droptail", "b": 8, "c": 4, "d": 9})
+    for bad in ("__import__('os').system('true') == 0", "a.real > 1", "len(a) > 1"):
+        with pytest.raises(ValueError, match="is not allowed"):
+            conf.Limit("x", bad, "m").holds({"a": 1})
+    script = tmp_path / "f.tcl"
+    script.write_text("experiment::limit n>=2 {n >= 2} \\\n    {n = {n}: too few}\n")
+    assert conf.family_limits(script) == (conf.Limit("n>=2", "n >= 2", "n = {n}: too few"),)
 
 
 def test_limit_checked_by_validate(cfg: dict) -> None:

@@ -55,16 +55,16 @@ experiment::param start_max     nonneg {flows start at independent U[0, start_ma
 experiment::param sample_interval posnum "sampling interval of srtt/rttvar in the window (s)"
 experiment::queue_params
 experiment::parse_args $argv
-experiment::require {[experiment::p n] >= 2} "n = [experiment::p n]: the TCP game needs at least 2 flows"
+experiment::limit n>=2 {n >= 2} {n = {n}: the TCP game needs at least 2 flows}
 foreach v {beta beta_n} {
     experiment::require {[experiment::p $v] > 0 && [experiment::p $v] < 1} "$v = [experiment::p $v] must lie in (0, 1)"
 }
-experiment::require {[experiment::p warmup] < [experiment::p duration]} \
-    "warmup ([experiment::p warmup]) must be shorter than duration ([experiment::p duration])"
-experiment::require {[experiment::p sample_interval] <= [experiment::p duration] - [experiment::p warmup]} \
-    "sample_interval ([experiment::p sample_interval]) must not exceed the window duration - warmup"
-experiment::require {[experiment::p start_max] < [experiment::p warmup]} \
-    "start_max ([experiment::p start_max]) must be below warmup ([experiment::p warmup]): every flow must run in the whole window"
+experiment::limit warmup<duration {warmup < duration} \
+    {warmup ({warmup}) must be below duration ({duration})}
+experiment::limit sample_interval<=window {sample_interval <= duration - warmup} \
+    {sample_interval ({sample_interval}) must not exceed the window duration - warmup ({duration} - {warmup})}
+experiment::limit start_max<warmup {start_max < warmup} \
+    {start_max ({start_max}) must be below warmup ({warmup}): every flow must run in the whole window}
 
 set ns [experiment::sim_new [experiment::p seed]]
 set n [experiment::p n]

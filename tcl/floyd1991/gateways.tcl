@@ -43,9 +43,10 @@ experiment::param window_init   posint "initial window (packets)"
 experiment::param cwnd_interval nonneg "cwnd sampling interval (s); 0 = no cwnd table"
 experiment::queue_params
 experiment::parse_args $argv
-experiment::require {[experiment::p red_thresh] < [experiment::p red_maxthresh]} \
-    "red_thresh ([experiment::p red_thresh]) must be below red_maxthresh ([experiment::p red_maxthresh])"
-experiment::require {[experiment::p period] <= [experiment::p duration]} "period must not exceed duration"
+experiment::limit red_thresh<red_maxthresh {red_thresh < red_maxthresh} \
+    {red_thresh ({red_thresh}) must be below red_maxthresh ({red_maxthresh})}
+experiment::limit period<=duration {period <= duration} \
+    {period ({period}) must not exceed duration ({duration})}
 
 set ns [experiment::sim_new [experiment::p seed]]
 set n [experiment::p n]

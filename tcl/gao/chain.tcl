@@ -56,15 +56,16 @@ foreach k {n_udp n_tcp n_cross low} {
     experiment::require {[experiment::p $k] >= 0} "$k must be >= 0 (got [experiment::p $k])"
 }
 experiment::require {[experiment::p n_udp] + [experiment::p n_tcp] + [experiment::p n_cross] > 0} "no flows: n_udp + n_tcp + n_cross = 0"
-experiment::require {[experiment::p low] < [experiment::p high] && [experiment::p high] < [experiment::p buffer]} \
-    "Protocol I/II markers: need 0 <= low < high < buffer (got low [experiment::p low], high [experiment::p high], buffer [experiment::p buffer])"
-experiment::require {[experiment::p red_thresh] < [experiment::p red_maxthresh]} \
-    "red_thresh ([experiment::p red_thresh]) must be below red_maxthresh ([experiment::p red_maxthresh])"
-experiment::require {[experiment::p warmup] < [experiment::p duration]} "warmup ([experiment::p warmup]) must be below duration ([experiment::p duration])"
-experiment::require {[experiment::p pkt_size] > 40} "pkt_size must exceed the 40-byte TCP/IP header (got [experiment::p pkt_size])"
-set nl [experiment::p links]
-experiment::require {[experiment::p path_delay] >= $nl * [experiment::p link_delay]} \
-    "path_delay ([experiment::p path_delay]) is shorter than the $nl congested links' delay ($nl x [experiment::p link_delay])"
+experiment::limit red_thresh<red_maxthresh {red_thresh < red_maxthresh} \
+    {red_thresh ({red_thresh}) must be below red_maxthresh ({red_maxthresh})}
+experiment::limit low<high<buffer {0 <= low && low < high && high < buffer} \
+    {Protocol I/II markers need 0 <= low < high < buffer (low {low}, high {high}, buffer {buffer})}
+experiment::limit warmup<duration {warmup < duration} \
+    {warmup ({warmup}) must be below duration ({duration})}
+experiment::limit pkt_size>40 {pkt_size > 40} \
+    {pkt_size ({pkt_size}) must exceed the 40-byte TCP/IP header}
+experiment::limit path_delay>=links*link_delay {path_delay >= links * link_delay} \
+    {path_delay ({path_delay}) is shorter than the delay of the congested links, links x link_delay ({links} x {link_delay})}
 
 set ns [experiment::sim_new [experiment::p seed]]
 set gw [experiment::p gateway]

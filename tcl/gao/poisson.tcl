@@ -45,10 +45,11 @@ proc parse_rates {text} {
 set rel [parse_rates [experiment::p rates]]
 experiment::require {[llength $rel] == 4} "rates must list the rates of flows 0-3 (4 values), got [llength $rel]: '[experiment::p rates]'"
 lappend rel [experiment::p s4]
+experiment::limit L<H<F {0 <= L && L < int(F / H_div) && int(F / H_div) < F} \
+    {markers need 0 <= L < H < F with H = floor(F / H_div) (L {L}, F {F}, H_div {H_div})}
+experiment::limit sim1_warmup<duration {sim1_warmup < duration} \
+    {sim1_warmup ({sim1_warmup}) must be below duration ({duration})}
 set H [expr {[experiment::p F] / [experiment::p H_div]}]
-experiment::require {[experiment::p L] >= 0 && [experiment::p L] < $H && $H < [experiment::p F]} \
-    "markers: need 0 <= L < H < F, got L = [experiment::p L], H = floor([experiment::p F] / [experiment::p H_div]) = $H, F = [experiment::p F]"
-experiment::require {[experiment::p sim1_warmup] < [experiment::p duration]} "sim1_warmup ([experiment::p sim1_warmup]) must be below duration ([experiment::p duration])"
 
 set ns [experiment::sim_new [experiment::p seed]]
 set gw [experiment::p gateway]

@@ -85,10 +85,34 @@ proc experiment::p {name} {
     return $P($name)
 }
 
-# experiment::require COND MESSAGE -- a cross-parameter check (e.g. minth < maxth).
+# experiment::require COND MESSAGE -- a check on values the script computes (a Tcl expr in
+# the caller's scope); a limit between parameters alone is an experiment::limit.
 proc experiment::require {cond msg} {
     if {![uplevel 1 [list expr $cond]]} {
         experiment::_fail $msg
+    }
+}
+
+# experiment::limit NAME EXPR MESSAGE -- a limit between parameters, declared once: the
+# workflow reads these lines too (analysis/config.py, family_limits) and checks every run
+# before any starts. EXPR names parameters bare and uses only numbers, "strings", ( ), int(),
+# + - * /, comparisons, && || ! (the same in Tcl and in the workflow's reader); MESSAGE
+# names a parameter's value as {name}.
+proc experiment::limit {name cond msg} {
+    variable P
+    set tcl ""
+    foreach tok [regexp -all -inline {"[^"]*"|[A-Za-z_][A-Za-z0-9_]*|[^A-Za-z_"]+} $cond] {
+        if {[regexp {^[A-Za-z_]} $tok] && $tok ne "int"} {
+            experiment::p $tok  ;# a name that is not a parameter fails here
+            append tcl "\$::experiment::P($tok)"
+        } else {
+            append tcl $tok
+        }
+    }
+    if {![expr $tcl]} {
+        set values {}
+        foreach k [array names P] { lappend values "{$k}" $P($k) }
+        experiment::_fail [string map $values $msg]
     }
 }
 

@@ -82,21 +82,22 @@ set C [expr {[experiment::p capacity] + $n * [experiment::p capacity_per_flow]}]
 set sumR [expr [join $profile +]]
 experiment::require {$C > $sumR} \
     "bottleneck rate C = $C bit/s must exceed the sum of the assured rates $sumR bit/s (eq 3)"
-experiment::require {[experiment::p alpha] < [experiment::p beta]} \
-    "alpha ([experiment::p alpha]) must be < beta ([experiment::p beta]): the decrease must outgrow the increase (Sec II)"
-experiment::require {[experiment::p beta] != 1 || [experiment::p c2] < 1} \
-    "c2 ([experiment::p c2]) must be < 1 when beta = 1: a marked ACK would set W to (1 - c2) W <= 0"
+experiment::limit alpha<beta {alpha < beta} \
+    {alpha ({alpha}) must be below beta ({beta}): the decrease must outgrow the increase}
+experiment::limit beta=1->c2<1 {beta != 1 || c2 < 1} \
+    {c2 ({c2}) must be below 1 when beta = 1}
+experiment::limit min_th<max_th {0 < min_th + flows * min_th_per_flow && min_th + flows * min_th_per_flow < max_th + flows * max_th_per_flow} \
+    {ORED thresholds need 0 < min_th + flows x min_th_per_flow < max_th + flows x max_th_per_flow (flows {flows}: min {min_th} + {min_th_per_flow}, max {max_th} + {max_th_per_flow})}
+experiment::limit max_th<buffer {max_th + flows * max_th_per_flow < buffer} \
+    {ORED max threshold max_th + flows x max_th_per_flow ({max_th} + {flows} x {max_th_per_flow}) must be below the buffer ({buffer} packets)}
+experiment::limit q_weight<=1 {q_weight <= 1} {q_weight ({q_weight}) must be <= 1}
+experiment::limit warmup<duration {warmup < duration} \
+    {warmup ({warmup}) must be below duration ({duration})}
+experiment::limit sample_interval<=window {sample_interval <= duration - warmup} \
+    {sample_interval ({sample_interval}) must not exceed the window duration - warmup ({duration} - {warmup})}
 set minth [expr {[experiment::p min_th] + $n * [experiment::p min_th_per_flow]}]
 set maxth [expr {[experiment::p max_th] + $n * [experiment::p max_th_per_flow]}]
-experiment::require {$minth > 0} "the ORED min threshold must be > 0 packets (min_th + flows x min_th_per_flow)"
-experiment::require {$minth < $maxth} "ORED min threshold ($minth) must be below the max threshold ($maxth)"
-experiment::require {$maxth < [experiment::p buffer]} \
-    "ORED max threshold ($maxth) must be below the buffer ([experiment::p buffer] packets)"
 experiment::require {[experiment::p p_max] > 0} "p_max must be > 0"
-experiment::require {[experiment::p q_weight] <= 1} "q_weight ([experiment::p q_weight]) must be <= 1"
-experiment::require {[experiment::p warmup] < [experiment::p duration]} "warmup must be shorter than duration"
-experiment::require {[experiment::p sample_interval] <= [experiment::p duration] - [experiment::p warmup]} \
-    "sample_interval must not exceed the measurement window"
 
 # ---- link delays from the nominal round-trip times ----
 set bits_data [expr {8.0 * [experiment::p pkt_size]}]

@@ -64,20 +64,19 @@ experiment::param tcp_tick    posnum "TCP clock granularity (s)"
 experiment::param window_init posint "initial window (packets)"
 experiment::param max_window  posint "receiver window (packets), never limiting"
 experiment::parse_args $argv
-foreach l {13 2} {
-    experiment::require {[experiment::p bmin$l] < [experiment::p bmax$l]} \
-        "RED b_min ([experiment::p bmin$l]) must be below b_max ([experiment::p bmax$l]) for link(s) $l"
-}
-experiment::require {[experiment::p offset] < [experiment::p duration]} "offset must be below duration"
-experiment::require {[experiment::p measure_from] < [experiment::p duration]} "measure_from must be below duration"
-experiment::require {[experiment::p sample] <= [experiment::p duration]} "sample must not exceed duration"
-experiment::require {[experiment::p fast_gamma] <= 1} "fast_gamma must be in (0, 1]"
-if {[experiment::p aqm] eq "red"} {
-    foreach l {1 2 3} {
-        set bm [experiment::p [expr {$l == 2 ? "bmax2" : "bmax13"}]]
-        experiment::require {[experiment::p buf$l] > $bm} "RED link $l: buffer ([experiment::p buf$l]) must exceed b_max ($bm)"
-    }
-}
+experiment::limit bmin13<bmax13 {bmin13 < bmax13} \
+    {bmin13 ({bmin13}) must be below bmax13 ({bmax13}) (RED, links 1 and 3)}
+experiment::limit bmin2<bmax2 {bmin2 < bmax2} \
+    {bmin2 ({bmin2}) must be below bmax2 ({bmax2}) (RED, link 2)}
+experiment::limit offset<duration {offset < duration} \
+    {offset ({offset}) must be below duration ({duration})}
+experiment::limit measure_from<duration {measure_from < duration} \
+    {measure_from ({measure_from}) must be below duration ({duration})}
+experiment::limit sample<=duration {sample <= duration} \
+    {sample ({sample}) must not exceed duration ({duration})}
+experiment::limit fast_gamma<=1 {fast_gamma <= 1} {fast_gamma ({fast_gamma}) must be <= 1}
+experiment::limit red:buffer>b_max {aqm != "red" || (buf1 > bmax13 && buf2 > bmax2 && buf3 > bmax13)} \
+    {with aqm = red every buffer must exceed its link's b_max (buf1 {buf1}, buf3 {buf3} vs bmax13 {bmax13}; buf2 {buf2} vs bmax2 {bmax2})}
 
 set ns [experiment::sim_new [experiment::p seed]]
 
