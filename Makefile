@@ -1,7 +1,7 @@
 # The two entry points (see README.md):
 #   make        set up, build ns, run the pipeline at the configured fidelity -> paper/report-<fidelity>.pdf
 #   make test   set up, build ns, run every test, build the smoke report
-# Also: make setup | make ns | make diff | make smoke | make bench | make lint | make clean
+# Also: make setup | make ns | make diff | make verify | make smoke | make bench | make lint | make clean
 #       make test-fast (the unit tests only: no ns build, no Snakemake run)
 #       make test-faults | make test-cluster (heavy, not part of make test)
 SHELL := /bin/bash
@@ -11,7 +11,7 @@ SMK   := $(VENV)/bin/snakemake
 CORES ?= all
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: all setup ns report diff smoke test test-fast test-python test-tcl test-ns2-validation \
+.PHONY: all setup ns report diff verify smoke test test-fast test-python test-tcl test-ns2-validation \
         test-ns-next test-dag test-faults test-cluster lint bench clean
 
 all: report
@@ -28,6 +28,11 @@ report: setup
 
 diff: setup
 	$(SMK) --cores $(CORES) --quiet rules diff
+
+# every finished run against the digests it wrote (run.sha256); a corrupt one is moved aside
+# and named, and the next make (or snakemake) makes it again
+verify: setup
+	$(PY) -m analysis.nsio verify
 
 smoke: setup
 	$(SMK) --cores $(CORES) --config fidelity=smoke

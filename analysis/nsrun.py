@@ -58,6 +58,8 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
+from analysis import nsio
+
 TIMEOUT_ENV = "CCR_NS_TIMEOUT_S"  # seconds an ns run may take (the Snakefile sets it)
 OWNER_ENV = "CCR_OWNER_PID"  # the process whose death ends the run (the Snakefile's)
 STORE_ENV = "CCR_RUN_STORE"  # the run store's folder; 'off' or '' for none
@@ -65,6 +67,7 @@ STORE_DEFAULT = Path("results/.runstore")  # the store inside a Slurm job, unles
 STORE_FORMAT = b"2"  # part of every key: bump it when the store's layout changes
 LOCK_WAIT_S = 10.0  # how long a second run of a folder waits for the first to let go
 KEY_FILE = "run.key"  # a finished run's key (run_key), written after its summary.json
+ARGS_FILE = "run.args"  # how a finished run was made (ns, script, parameters): remake()
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
@@ -468,6 +471,10 @@ def _run_locked(
             f"ns run {script} -> {out} failed ({status}); output kept in {failed}\n"
             + "\n".join("    " + line for line in tail)
         )
+    words = {k: format_value(v) for k, v in params.items()}
+    made = {"ns": str(ns), "script": str(script), "params": words}
+    (out / ARGS_FILE).write_text(json.dumps(made, indent=1, sort_keys=True) + "\n")
+    nsio.write_manifest(out)  # the outputs' digests, checked where a run is read
     if key is not None:  # after the summary: a run without it is made again (reusable_run)
         (out / KEY_FILE).write_text(key + "\n")
     if store is not None and key is not None:
@@ -475,6 +482,20 @@ def _run_locked(
         entry.parent.mkdir(parents=True, exist_ok=True)
         keep_in_store(out, entry)
     return summary, "made", cpu
+
+
+def remake(out: Path) -> dict:
+    """Make the run that was in ``out`` again, as it was made (its ``run.args``, kept where a
+    corrupt run was moved aside: :func:`analysis.nsio.quarantine`); its summary. NsRunError
+    when nothing says how it was made (a run from before run.args)."""
+    aside = out.with_name(out.name + ".corrupt")
+    for d in (out, aside):
+        if (d / ARGS_FILE).is_file():
+            made = json.loads((d / ARGS_FILE).read_text())
+            break
+    else:
+        raise NsRunError(f"{out}: no {ARGS_FILE} says how it was made; rerun its job")
+    return run(Path(made["ns"]), Path(made["script"]), out, made["params"])
 
 
 def read_cpu_log(path: Path) -> dict[str, tuple[float, bool]]:

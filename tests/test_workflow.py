@@ -432,3 +432,58 @@ def test_every_run_logs_its_ns_cpu(floyd_smoke: Path, cfg: dict) -> None:
             assert not log.with_suffix(".tsv").exists()
             ((out, (cpu, made)),) = nsrun.read_cpu_log(log).items()
             assert out == f"results/floyd1991/{exp}/smoke/{r.run_id}" and made and cpu > 0
+
+
+# ---- issue 46: a corrupt run is named, moved aside and made again ---------------------------
+
+
+def _results_and_outputs(w: Path) -> dict[str, bytes]:
+    """Every result (tests.faults.inject.files: runs, tables, the diff) and every figure and
+    number of the smoke report, but the folders of runs moved aside."""
+    from tests.faults.inject import files
+
+    out = {
+        k: v for k, v in files(w).items() if ".corrupt/" not in k and k.endswith(".log") is False
+    }
+    for d in ("figures/smoke", "paper/generated/smoke"):
+        for f in sorted((w / d).rglob("*")):
+            if f.is_file() and f.suffix in (".pdf", ".png", ".csv") and f.name != "build.tex":
+                out[str(f.relative_to(w))] = f.read_bytes()
+    return out
+
+
+def test_a_corrupt_run_is_redone_byte_for_byte(floyd_smoke: Path, tmp_path: Path) -> None:
+    """A truncated summary.json after a complete pipeline: the next snakemake names the run
+    (in the log of the step that read it), moves it aside and makes it again, and a second
+    plans nothing; every result, figure and number equals the undisturbed copy's byte for
+    byte. A corruption no rerun would read (a table damaged, its old time put back):
+    `python -m analysis.nsio verify` (make verify) names it, moves it aside and makes it
+    again, and the next snakemake remakes what reads it, byte for byte."""
+    import shutil
+
+    want = _results_and_outputs(floyd_smoke)
+    w = tmp_path / "w"
+    shutil.copytree(floyd_smoke, w, symlinks=True)
+    run = w / "results" / "floyd1991" / "fig02" / "smoke" / RUNS[0]
+    summary = run / "summary.json"
+    summary.write_text(summary.read_text()[:100])
+    fixed = _smk(w)
+    assert fixed.returncode == 0, fixed.stderr[-3000:]
+    log = (run.parent / "analyse.log").read_text()
+    assert f"{run.relative_to(w)}: corrupt run: summary.json is not the file the run wrote" in log
+    assert (run.parent / f"{run.name}.corrupt" / "CORRUPT.txt").is_file()
+    assert _plan(w) == {}
+    assert _results_and_outputs(w) == want
+    # a damaged table with its old time: no rerun reads it, verify finds it
+    table = sorted(run.glob("*.tsv"))[0]
+    stamp = table.stat()
+    table.write_bytes(table.read_bytes()[:-10])
+    os.utime(table, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    assert _plan(w) == {}
+    v = subprocess.run(
+        [sys.executable, "-m", "analysis.nsio", "verify"], cwd=w, capture_output=True, text=True
+    )
+    assert v.returncode == 1 and f"{run.relative_to(w)}: corrupt run: {table.name}" in v.stderr
+    redone = _smk(w)
+    assert redone.returncode == 0, redone.stderr[-3000:]
+    assert _results_and_outputs(w) == want
