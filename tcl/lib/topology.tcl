@@ -82,7 +82,8 @@ proc experiment::gateway_class {name} {
 #   fqcodel: target interval (s) fq_quantum (bytes) fq_flows (flow queues)
 #   pie: qdelay_ref tupdate max_burst (s) pie_alpha pie_beta (Hz) mean_pktsize (bytes)
 #   (experiment::queue_knobs, tcl/lib/queues.tcl, gives all of these from a run's parameters)
-# The new classes check their parameters in C++ ("check"); a bad value stops the run here.
+# The new classes check their parameters in C++ (as they are set, and "check"); a bad value
+# stops the run here.
 proc experiment::gateway_setup {q name knobs} {
     switch -- $name {
         droptail { }
@@ -155,7 +156,10 @@ proc experiment::gateway_setup {q name knobs} {
             if {$name eq "sfq" && (![string is integer -strict $k(sfq_buckets)] || $k(sfq_buckets) < 1)} {
                 experiment::_fail "sfq: sfq_buckets must be an integer >= 1 (got '$k(sfq_buckets)')"
             }
-            experiment::set_knobs $q $vals
+            # codel, fqcodel, pie: checked knobs (patch 0017) refuse a bad value as it is set
+            if {[catch {experiment::set_knobs $q $vals} err]} {
+                experiment::_fail "gateway $name: $err"
+            }
         }
         default { experiment::_fail "unknown gateway discipline '$name'" }
     }
