@@ -82,7 +82,8 @@ proc experiment::gateway_class {name} {
 #   fqcodel: target interval (s) fq_quantum (bytes) fq_flows (flow queues)
 #   pie: qdelay_ref tupdate max_burst (s) pie_alpha pie_beta (Hz) mean_pktsize (bytes)
 #   (experiment::queue_knobs, tcl/lib/queues.tcl, gives all of these from a run's parameters)
-# The new classes check their parameters in C++ ("check"); a bad value stops the run here.
+# The new classes check their parameters in C++ (as they are set, and "check"); a bad value
+# stops the run here.
 proc experiment::gateway_setup {q name knobs} {
     switch -- $name {
         droptail { }
@@ -155,7 +156,10 @@ proc experiment::gateway_setup {q name knobs} {
             if {$name eq "sfq" && (![string is integer -strict $k(sfq_buckets)] || $k(sfq_buckets) < 1)} {
                 experiment::_fail "sfq: sfq_buckets must be an integer >= 1 (got '$k(sfq_buckets)')"
             }
-            experiment::set_knobs $q $vals
+            # codel, fqcodel, pie: checked knobs (patch 0017) refuse a bad value as it is set
+            if {[catch {experiment::set_knobs $q $vals} err]} {
+                experiment::_fail "gateway $name: $err"
+            }
         }
         default { experiment::_fail "unknown gateway discipline '$name'" }
     }
@@ -192,9 +196,9 @@ proc experiment::drr_distinct {buckets nodes} {
 #   fast  : Agent/TCP/Fast (patch 0024), FAST TCP (fast_alpha_, fast_gamma_,
 #           fast_period_, fast_halve_) on ns-2's Reno loss recovery
 #   fast_sack : the same FAST window rule as TCP-Linux congestion module "fast"
-#           (patch 0026) on Agent/TCP/Linux, i.e. on TCP-Linux's SACK loss recovery
-#           (the recovery of the Linux hosts FAST was measured on); the same knobs,
-#           see experiment::tcp_flow
+#           (patches 0026, 0027) on Agent/TCP/Linux, i.e. on TCP-Linux's SACK loss
+#           recovery (the recovery of the Linux hosts FAST was measured on), RTT samples
+#           from the echoed timestamps; the same knobs, see experiment::tcp_flow
 proc experiment::tcp_classes {variant} {
     switch -- $variant {
         tahoe   { return {Agent/TCP Agent/TCPSink} }
@@ -232,7 +236,7 @@ proc experiment::tcp_flow {src dst variant fid knobs} {
     return [list $tcp $sink $ftp]
 }
 
-# experiment::fast_module_params TCP KNOBS -- select TCP-Linux's "fast" module (patch 0026) for the
+# experiment::fast_module_params TCP KNOBS -- select TCP-Linux's "fast" module (patches 0026, 0027) for the
 # Agent/TCP/Linux TCP and set its per-flow parameters from the Agent/TCP/Fast knobs in
 # KNOBS; returns the other knobs. The module takes integers: alpha in whole packets,
 # gamma in thousandths, halve 0/1; it updates once per RTT (fast_period_ must be 0) and

@@ -10,7 +10,8 @@
 #   - standing delay: 6 long-lived SACK flows, 10 Mb/s, RTT ~80 ms, a buffer of 400
 #     packets (~4 BDP): CoDel keeps the mean sojourn time over the second half near its
 #     5 ms target, DropTail with the same buffer several times higher;
-#   - bad parameters refused with a Tcl error naming the parameter.
+#   - bad parameters refused with a Tcl error naming the parameter and the value as typed,
+#     where they are written, before and during the run (checked knobs, patch 0017).
 source [file join [file dirname [info script]] testlib.tcl]
 source [file join [file dirname [info script]] codel-model.tcl]
 
@@ -218,18 +219,39 @@ t::check {$dd > 5 * $dc} "DropTail, same buffer: mean sojourn [format %.1f [expr
 t::check {$uc > 0.9} "CoDel keeps the link busy (utilization [format %.3f $uc] > 0.9)"
 
 # --- bad parameters ----------------------------------------------------------------------
+# Every knob is a checked knob (patch 0017): a value that is not a number (a time for
+# target_ and interval_) or is out of range is refused where it is written, with an error
+# naming the knob and the value as typed -- before the run and during it.
+t::knob_tests CoDel {
+    limit_ 0  limit_ -1  limit_ abc  limit_ 1.5
+    target_ 0  target_ -5ms  target_ 5x  target_ abc
+    interval_ 0  interval_ -0.1  interval_ abc
+    maxpacket_ -1  maxpacket_ abc
+} {
+    limit_ 0  limit_ abc  target_ 0  target_ abc  interval_ 0  interval_ 100x
+} {target_ 0}
+set q [new Queue/CoDel]
+$q set target_ 15ms
+$q set interval_ 0.2s
+$q set limit_ 1e3
+t::check {[$q set target_] == 0.015 && [$q set interval_] == 0.2 && [$q set limit_] == 1000} \
+    "ns-2 time units and whole numbers are read exactly: target_ 15ms, interval_ 0.2s, limit_ 1e3 -> [$q set target_] [$q set interval_] [$q set limit_]"
+Queue/CoDel set target_ 5x
+t::error_like {new Queue/CoDel} "*(Queue/CoDel): target_ must be *, got '5x'*" "a bad class default is refused by new"
+Queue/CoDel set target_ 0.005
+# interval_ > target_ joins two knobs: checked at "check" and "$ns run" (knobs are set one
+# at a time before the run, in any order), and during the run at every write
 foreach {settings pat} {
-    {target_ 0} {*target_ must be > 0 s, got 0*}
-    {target_ -0.005} {*target_ must be > 0 s, got -0.005*}
     {interval_ 0.005} {*interval_ must be > target_, got interval_ 0.005, target_ 0.005*}
     {interval_ 0.001} {*interval_ must be > target_*}
-    {maxpacket_ -1} {*maxpacket_ must be >= 0 bytes, got -1*}
-    {limit_ 0} {*limit_ must be >= 1 packet, got 0*}
 } {
     lassign [lindex [t::subrun bad {*}$settings] 0] rc1 m1 rc2 m2
     t::check {$rc1 == 1 && [string match $pat $m1] && [string match *Queue/CoDel* $m1]} "$settings: check raises \"$m1\""
     t::check {$rc2 == 1 && [string match $pat $m2]} "$settings: \$ns run raises it before the first event"
 }
+set r [t::knob_during CoDel interval_ 0.001]
+t::check {[dict get $r exit] == 0 && [dict get $r rc] == 1 && [string match "*interval_ must be > target_*" [dict get $r msg]] && [dict get $r after] == 0.1} \
+    "interval_ 0.001 (< target_) set during the run: refused, interval_ kept ([dict get $r out])"
 lassign [lindex [t::subrun bad target_ 0.01 interval_ 0.2] 0] rc1 m1 rc2 m2 rc3 m3
 t::check {$rc1 == 0 && $rc2 == 0} "target_ 10 ms, interval_ 200 ms are valid ($m1)"
 t::check {$rc3 == 1 && [string match "*trace-decisions nosuchchannel*" $m3]} "trace-decisions on a bad channel raises an error ($m3)"

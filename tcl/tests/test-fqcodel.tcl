@@ -10,7 +10,8 @@
 #     often enough to matter; the trace's drops are ns-2's drops;
 #   - a sparse flow sees almost no queueing delay while 4 bulk TCP flows saturate the link;
 #   - 4 TCP flows against a UDP flood at 2x the link rate each get about 1/5 of the link;
-#   - bad parameters refused with a Tcl error naming the parameter.
+#   - bad parameters refused with a Tcl error naming the parameter and the value as typed,
+#     where they are written, before and during the run (checked knobs, patch 0017).
 source [file join [file dirname [info script]] testlib.tcl]
 source [file join [file dirname [info script]] codel-model.tcl]
 
@@ -393,15 +394,34 @@ foreach {fid sh} $shares {
 t::check {$tot > 0.95 * 20 * 10e6 / 8 / 1040} "share: the link is busy ($tot packets of 1040 bytes in 20 s)"
 
 # --- bad parameters ----------------------------------------------------------------------
+# Every knob is a checked knob (patch 0017): a value that is not a number (a time for
+# target_ and interval_) or is out of range is refused where it is written, with an error
+# naming the knob and the value as typed -- before the run and during it. A quantum_ of 0
+# taken during the run would loop forever in the DRR (no queue ever earns credits), a
+# negative one until its credits wrap around.
+t::knob_tests FQCoDel {
+    quantum_ 0  quantum_ -1514  quantum_ abc  quantum_ 1.5
+    flows_ 0  flows_ -3  flows_ abc
+    perturb_ abc
+    limit_ 0  limit_ -1  limit_ abc
+    target_ 0  target_ abc  interval_ 0  interval_ -1ms  interval_ abc
+    maxpacket_ -1
+} {
+    quantum_ 0  quantum_ -1514  quantum_ abc  flows_ 0  limit_ 0  limit_ abc  target_ abc  interval_ 0
+} {quantum_ 0}
+set q [new Queue/FQCoDel]
+$q set target_ 15ms
+$q set interval_ 200ms
+$q set quantum_ 3e2
+t::check {[$q set target_] == 0.015 && [$q set interval_] == 0.2 && [$q set quantum_] == 300} \
+    "ns-2 time units and whole numbers are read exactly: target_ 15ms, interval_ 200ms, quantum_ 3e2 -> [$q set target_] [$q set interval_] [$q set quantum_]"
+Queue/FQCoDel set quantum_ 1514x
+t::error_like {new Queue/FQCoDel} "*(Queue/FQCoDel): quantum_ must be *, got '1514x'*" "a bad class default is refused by new"
+Queue/FQCoDel set quantum_ 1514
+# interval_ > target_ joins two knobs: checked at "check" and "$ns run"
 foreach {settings pat} {
-    {quantum_ 0} {*quantum_ must be >= 1 byte, got 0*}
-    {quantum_ -1514} {*quantum_ must be >= 1 byte, got -1514*}
-    {flows_ 0} {*flows_ must be >= 1, got 0*}
-    {flows_ -3} {*flows_ must be >= 1, got -3*}
-    {target_ 0} {*target_ must be > 0 s, got 0*}
     {interval_ 0.005} {*interval_ must be > target_, got interval_ 0.005, target_ 0.005*}
     {interval_ 0.001} {*interval_ must be > target_*}
-    {limit_ 0} {*limit_ must be >= 1 packet, got 0*}
 } {
     lassign [lindex [t::subrun bad {*}$settings] 0] rc1 m1 rc2 m2
     t::check {$rc1 == 1 && [string match $pat $m1] && [string match *Queue/FQCoDel* $m1]} "$settings: check raises \"$m1\""

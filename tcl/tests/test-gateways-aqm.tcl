@@ -65,12 +65,12 @@ proc bad_setup {name knobs} {
     return [list $rc $msg]
 }
 foreach {name knobs pattern} {
-    codel   {target 0 interval 0.1}                                  "*gateway codel:*target_ must be > 0*"
+    codel   {target 0 interval 0.1}                                  "*gateway codel:*target_ must be a time > 0*got '0'*"
     codel   {target 0.1 interval 0.05}                               "*gateway codel:*interval_ must be > target_*"
     codel   {target 0.005}                                           "*internal: codel knob 'interval' missing*"
-    fqcodel {target 0.005 interval 0.1 fq_quantum 0 fq_flows 64}     "*gateway fqcodel:*quantum_ must be >= 1 byte*"
-    fqcodel {target 0.005 interval 0.1 fq_quantum 1514 fq_flows 0}   "*flows_ must be >= 1*"
-    pie     {qdelay_ref 0 tupdate 0.015 max_burst 0.15 pie_alpha 0.125 pie_beta 1.25 mean_pktsize 1000} "*gateway pie:*qdelay_ref_ (target delay, s) must be > 0*"
+    fqcodel {target 0.005 interval 0.1 fq_quantum 0 fq_flows 64}     "*gateway fqcodel:*quantum_ must be an integer >= 1 (bytes), got '0'*"
+    fqcodel {target 0.005 interval 0.1 fq_quantum 1514 fq_flows 0}   "*gateway fqcodel:*flows_ must be an integer >= 1*got '0'*"
+    pie     {qdelay_ref 0 tupdate 0.015 max_burst 0.15 pie_alpha 0.125 pie_beta 1.25 mean_pktsize 1000} "*gateway pie:*qdelay_ref_ must be a time > 0*got '0'*"
     sfq     {sfq_buckets 0}                                          "*sfq: sfq_buckets must be an integer >= 1*"
 } {
     lassign [bad_setup $name $knobs] rc msg

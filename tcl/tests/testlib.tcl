@@ -6,6 +6,7 @@ source [file join [file dirname [info script]] .. lib experiment.tcl]
 namespace eval ::t {
     variable passed 0
     variable failed 0
+    variable lib [file normalize [info script]]
 }
 
 proc t::check {cond desc} {
@@ -316,4 +317,108 @@ proc fixed_queue_run {ns s r d q K second trace} {
     $ns run
     close $f
     return [lsort -real $::qs]
+}
+
+# --- checked knobs (patch 0017: common/knob.h) ----------------------------------------------
+# A knob's bad value must be refused where it is written, with a Tcl error naming the
+# object's class, the knob and the value as typed, and the knob must keep its old value.
+
+# t::knob_refused Q KNOB VALUE -- "$Q set KNOB VALUE" is refused so
+proc t::knob_refused {q knob value} {
+    set before [$q set $knob]
+    set rc [catch {$q set $knob $value} msg]
+    set after [$q set $knob]
+    set cls [$q info class]
+    t::check {$rc == 1 && [string match "*($cls): $knob must be *, got '$value'" $msg] && $after eq $before} \
+        "$cls $knob '$value' refused where it is written (error: $msg; $knob $before -> $after)"
+}
+
+# t::knob_during CLASS KNOB VALUE ?MODE? -- in a child ns: a CLASS queue (limit 50) on a
+# 1 Mb/s link kept full by two CBR flows of 1000-byte packets at 0.8 Mb/s each (two flow
+# ids, so FQ-CoDel serves two queues), which pause over [0.99, 1.05] s so that a value
+# taken at 1 s meets dequeues before the next arrival (FQ-CoDel's quantum_ 0 then looped
+# forever); at t = 1 s the child runs "$q set KNOB VALUE", caught
+# (MODE caught: the run goes on to t = 2 s) or not (MODE uncaught: an error stops ns). The
+# child gets 10 s of real time. Returns a dict: exit (the child's exit status, "timeout" if
+# it was killed), out (what it printed); for MODE caught also rc and msg (of the set),
+# before and after (the knob's value before it and at t = 2 s) and sent (packets the queue
+# sent over [1, 2] s).
+proc t::knob_during {cls knob value {mode caught}} {
+    set cmd [list timeout 10 [info nameofexecutable] $::t::lib knob-during $cls $knob $value $mode]
+    if {[catch {exec {*}$cmd 2>@1} out opts]} {
+        set st [lindex [dict get $opts -errorcode] 2]
+        if {[lindex [dict get $opts -errorcode] 0] ne "CHILDSTATUS"} { set st ? }
+        if {$st == 124} { set st timeout }
+    } else {
+        set st 0
+    }
+    set r [dict create exit $st out $out]
+    set i [lsearch -glob -inline [split $out \n] "result *"]
+    if {$i ne ""} { set r [dict merge $r [string range $i 7 end]] }
+    return $r
+}
+
+proc t::knob_during_child {cls knob value mode} {
+    lassign [dumbbell 1 $cls 50 1Mb] ns a b c
+    set q [experiment::queue $b $c]
+    set fm [experiment::flowmon $b $c]
+    foreach fid {1 2} {
+        lassign [udp_flow $a $c $fid 0.8Mb] cbr sink
+        $ns at 0.0 "$cbr start"
+        $ns at 0.99 "$cbr stop"
+        $ns at 1.05 "$cbr start"
+    }
+    set ::kd [dict create before [$q set $knob]]
+    $ns at 0.999 [list apply {{fm} { dict set ::kd sent0 [$fm set pdepartures_] }} $fm]
+    if {$mode eq "caught"} {
+        $ns at 1.0 [list apply {{q knob value} {
+            set rc [catch {$q set $knob $value} msg]
+            dict set ::kd rc $rc
+            dict set ::kd msg $msg
+        }} $q $knob $value]
+    } else {
+        $ns at 1.0 "$q set $knob $value; puts stderr \[string toupper set-taken\]"
+    }
+    $ns at 2.0 [list apply {{q fm knob} {
+        dict set ::kd after [$q set $knob]
+        dict set ::kd sent [expr {[$fm set pdepartures_] - [dict get $::kd sent0]}]
+        puts "result $::kd"
+        exit 0
+    }} $q $fm $knob]
+    $ns run
+}
+
+if {[lindex $argv 0] eq "knob-during" && [file tail [info script]] eq "testlib.tcl"} {
+    t::knob_during_child {*}[lrange $argv 1 4]
+}
+
+# t::knob_tests QCLASS REFUSED DURING UNCAUGHT -- the checks of checked knobs for Queue/QCLASS:
+#   REFUSED  {knob value ...}: each refused on a new Queue/QCLASS (before any run)
+#   DURING   {knob value ...}: each refused when set during a run (t::knob_during, caught):
+#            the set fails with the message, the knob keeps its value, the queue goes on
+#            sending, ns neither hangs nor exits
+#   UNCAUGHT {knob value}: set during a run and not caught: ns stops at once (exit 1) with
+#            the message
+proc t::knob_tests {qclass refused during uncaught} {
+    set cls Queue/$qclass
+    foreach {knob value} $refused {
+        t::knob_refused [new $cls] $knob $value
+    }
+    foreach {knob value} $during {
+        set r [t::knob_during $qclass $knob $value]
+        set ok [expr {[dict get $r exit] == 0 && [dict exists $r rc] && [dict get $r rc] == 1}]
+        if {$ok} {
+            set ok [expr {[string match "*($cls): $knob must be *, got '$value'" [dict get $r msg]]
+                && [dict get $r after] eq [dict get $r before] && [dict get $r sent] > 100}]
+        }
+        set what [expr {[dict exists $r msg] ? "error: [dict get $r msg]; $knob [dict get $r before] -> [dict get $r after]; [dict get $r sent] packets sent after" \
+            : "exit [dict get $r exit]: [string range [dict get $r out] 0 300]"}]
+        t::check {$ok} "$cls $knob '$value' set during the run: refused, the run goes on ($what)"
+    }
+    lassign $uncaught knob value
+    set r [t::knob_during $qclass $knob $value uncaught]
+    set out [dict get $r out]
+    t::check {[dict get $r exit] == 1 && ![dict exists $r after] && ![string match *SET-TAKEN* $out] &&
+              [string match "*($cls): $knob must be *, got '$value'*" $out]} \
+        "$cls $knob '$value' set (uncaught) during the run: ns stops at once with the error (exit [dict get $r exit]: [string range $out 0 300])"
 }
