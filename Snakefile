@@ -5,6 +5,7 @@
 #   snakemake diff                            the console diff against the papers
 import hashlib
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -55,6 +56,13 @@ GEN = conf.generated_dir(FIDELITY)  # paper/generated/<fidelity>: LaTeX, numbers
 GEN_TEX = str(Path(GEN).relative_to("paper"))  # the same, as paper/report.tex inputs it
 FIG = conf.figures_dir(FIDELITY)  # figures/<fidelity>/<paper>/<item>.{pdf,png}
 REPORT_PDF = conf.report_pdf(FIDELITY)  # paper/report-<fidelity>.pdf
+# the report's date: the commit's (0 outside a git checkout), never the build's clock
+SOURCE_DATE_EPOCH = (
+    subprocess.run(
+        ["git", "log", "-1", "--format=%ct"], capture_output=True, text=True, cwd=workflow.basedir
+    ).stdout.strip()
+    or "0"
+)
 PAPERS = conf.papers(config)  # config papers, else every config/experiments/<paper>.yaml
 TCL_LIB = sorted(str(p) for p in Path("tcl/lib").glob("*.tcl"))
 NSRUN = "analysis/nsrun.py"

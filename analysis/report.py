@@ -144,17 +144,25 @@ def deviations_tex(
     return "\n".join(out)
 
 
-def build_tex(
-    fidelity: str, ns_id: str, series: list[str], executor: str, jobs: int, cpu_s: float
-) -> str:
+def build_tex(fidelity: str, ns_id: str, series: list[str], executor: str) -> str:
+    """What the report says of its build: only what the results determine (the same results
+    give the same bytes); what the build cost is in the build record (:func:`build_record`)."""
     patches = ", ".join(f"\\texttt{{{tex_escape(s)}}}" for s in series)
     return (
         f"\\newcommand{{\\reportFidelity}}{{{tex_escape(fidelity)}}}\n"
         f"\\newcommand{{\\reportNsId}}{{\\texttt{{{tex_escape(ns_id)}}}}}\n"
         f"\\newcommand{{\\reportPatches}}{{{patches}}}\n"
         f"\\newcommand{{\\reportExecutor}}{{{tex_escape(executor)}}}\n"
-        f"\\newcommand{{\\reportJobs}}{{{jobs:,}}}\n"
-        f"\\newcommand{{\\reportCpuHours}}{{{cpu_hours(cpu_s)}}}\n"
+    )
+
+
+def build_record(fidelity: str, executor: str, jobs: int, cpu_s: float) -> str:
+    """The build record beside the report (build-cost.txt): measured, so it differs from
+    build to build, and kept out of the PDF."""
+    return (
+        "# build record (measured: differs from build to build; not part of the report)\n"
+        f"fidelity\t{fidelity}\nexecutor\t{executor}\njobs\t{jobs}\n"
+        f"cpu_hours\t{cpu_hours(cpu_s)}\n"
     )
 
 
@@ -262,7 +270,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:
         ap.error(str(e))
     ns_id = a.ns_id.read_text().strip()
-    (a.out / "build.tex").write_text(build_tex(a.fidelity, ns_id, series, a.executor, jobs, cpu_s))
+    (a.out / "build.tex").write_text(build_tex(a.fidelity, ns_id, series, a.executor))
+    (a.out / "build-cost.txt").write_text(build_record(a.fidelity, a.executor, jobs, cpu_s))
     for paper in a.papers:
         d = a.out / paper
         d.mkdir(parents=True, exist_ok=True)

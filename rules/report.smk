@@ -127,6 +127,7 @@ rule report_parts:
         code=code("analysis.report"),
     output:
         f"{GEN}/build.tex",
+        f"{GEN}/build-cost.txt",
         f"{GEN}/deviations.tex",
         f"{GEN}/papers.tex",
         f"{GEN}/summary.tex",
@@ -172,7 +173,11 @@ rule report:
         # and its generated folder (\reportGen, which report.tex and sections/ \input from)
         job=f"report-{FIDELITY}",
         pretex=f"\\def\\reportGen{{{GEN_TEX}}}",
+        # the PDF's dates and ID from the commit, not the clock: the same results give the
+        # same bytes (pdfTeX reads SOURCE_DATE_EPOCH; FORCE_SOURCE_DATE makes \today follow)
+        date=SOURCE_DATE_EPOCH,
     shell:
+        "SOURCE_DATE_EPOCH={params.date} FORCE_SOURCE_DATE=1 "
         "latexmk -pdf -interaction=nonstopmode -halt-on-error -jobname={params.job} "
         "-usepretex={params.pretex:q} -cd paper/report.tex > {log} 2>&1 "
         "|| {{ grep -A5 '^!' paper/{params.job}.log >&2; exit 1; }}"

@@ -259,10 +259,11 @@ def test_front_page_states_executor_jobs_and_cpu(tmp_path: Path) -> None:
     only.write_text("r/s1\t2.5\tmade\nr/s2\t1.5\tmade\nr/s3\t9.0\trestored\n")  # a batch
     assert report.build_cost(tmp_path, ["gao"], "quick") == (5, 334.5)
     only.unlink()
-    tex = report.build_tex("quick", "a47ff284", ["0001-x.patch"], "slurm", 1138, 5400.0)
+    tex = report.build_tex("quick", "a47ff284", ["0001-x.patch"], "slurm")
     assert "\\newcommand{\\reportExecutor}{slurm}" in tex
-    assert "\\newcommand{\\reportJobs}{1,138}" in tex
-    assert "\\newcommand{\\reportCpuHours}{1.50}" in tex
+    assert "Jobs" not in tex and "Cpu" not in tex  # measured: in the build record only
+    rec = report.build_record("quick", "slurm", 1138, 5400.0)
+    assert "jobs\t1138\n" in rec and "cpu_hours\t1.50\n" in rec
     # a smoke build's seconds still show (Floyd's smoke jobs: about 17 s)
     assert [report.cpu_hours(s) for s in (16.59, 360.0, 0.0)] == ["0.0046", "0.10", "0"]
     (tmp_path / "gao" / "fig02" / "quick" / "g_s1.tsv").write_text("not a benchmark\n")
