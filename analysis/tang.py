@@ -85,7 +85,7 @@ TABLE = {"exp1": "table1", "table2": "table2", "table3": "table3", "exp2": "tabl
 #: Beyond the paper: Experiment 1 variants, shown as tables next to Table 1.
 EXTENSIONS = {
     "ext1": "400-packet link-2 buffer",
-    "ext2": "FAST on TCP-Linux's SACK recovery",
+    "ext2": "FAST on ns-2's Reno-style recovery",
 }
 #: Beyond the paper: Experiment 5 (Figure 11) variants.
 SHIFT_EXTENSIONS = {"ext3": "K2 = 2000"}

@@ -78,8 +78,8 @@ TABLE_CAPTIONS = {
     "table4": "Table 4: Experiment 2, the linear network.",
     "ext1": "Extension: Experiment 1 with a 400-packet link-2 buffer (paper column: Table 1, "
     "150 packets).",
-    "ext2": "Extension: Experiment 1 with FAST on TCP-Linux's SACK loss recovery (patch 0026; "
-    "Table 1 uses ns-2's Reno recovery).",
+    "ext2": "Alternative: Experiment 1 with FAST on ns-2's Reno-style loss recovery (patch 0024; "
+    "Table 1 uses TCP-Linux's SACK recovery, the testbed's).",
 }
 ORDER_STYLE = {"short": ("tab:blue", "o"), "long": ("tab:red", "s"), "all": ("tab:green", "^")}
 
