@@ -84,8 +84,7 @@ for _var, (_b, _seeds) in [(v, b) for v in ["", *AK.variants] for b in enumerate
             runner=NSRUN,
         output:
             expand(AK_POINT + "/s{seed}/summary.json", seed=_seeds),
-        log:  # each run's ns output, written by analysis.nsrun
-            expand(AK_POINT + "/s{seed}/ns.log", seed=_seeds),
+        # no log: each run's ns.log is nsrun's (rule sim says why)
         params:
             dir=AK_POINT_DIR,
             args=AK.point_args_pattern(_var),

@@ -116,8 +116,8 @@ rule sim:
         runner=NSRUN,
     output:
         "results/{paper}/{exp}/{fidelity}/{run}/summary.json",
-    log:
-        "results/{paper}/{exp}/{fidelity}/{run}/ns.log",
+    # no log: the run's ns.log is nsrun's (in the run folder, under the run's lock); as a
+    # Snakemake log, a second Snakemake (--nolock) would empty it while the first runs
     params:
         args=lambda w: run_args(w.paper, w.exp, w.run),
         cpu=SIM_BENCH + ".cpu",

@@ -512,3 +512,29 @@ def test_the_report_is_byte_reproducible(floyd_smoke: Path) -> None:
     )  # fmt: skip
     assert other.returncode == 0, other.stdout[-2000:]
     assert (floyd_smoke / "paper" / "other.pdf").read_bytes() != first
+
+
+def test_a_second_snakemake_changes_nothing_of_a_running_one(clean_copy: Path) -> None:
+    """A second Snakemake on the same folder while the first runs a simulation, with
+    --nolock (without it Snakemake refuses the locked folder): the run's lock refuses the
+    second's job, and the first's run, its ns.log included, is untouched: it completes with
+    the bytes of an undisturbed run. (Before, the second emptied the running job's ns.log,
+    declared as the job's Snakemake log.)"""
+    w = clean_copy
+    _fig02_duration(w, 3000)
+    target = f"{FIG02}/{RUNS[0]}/summary.json"
+    first = _smk(w, "--", target, wait=False)
+    assert isinstance(first, subprocess.Popen)
+    log = w / FIG02 / RUNS[0] / "ns.log"
+    _wait_for(lambda: _ns_of_run(w, RUNS[0]) is not None, "the first run's ns")
+    _wait_for(lambda: log.is_file() and log.stat().st_size > 0, "the first run's ns.log")
+    before = log.read_bytes()
+    locked = _smk(w, "--", target)
+    assert locked.returncode != 0 and "LockException" in locked.stdout + locked.stderr
+    second = _smk(w, "--nolock", "--", target)
+    assert second.returncode != 0
+    assert "held by another live ns run" in second.stdout + second.stderr
+    assert log.read_bytes().startswith(before)  # not emptied, not rewritten
+    assert first.wait(timeout=600) == 0
+    summary = json.loads((w / target).read_text())
+    assert summary["complete"] and float(summary["params"]["duration"]) == 3000

@@ -66,6 +66,7 @@ experiment::limit pkt_size>40 {pkt_size > 40} \
     {pkt_size ({pkt_size}) must exceed the 40-byte TCP/IP header}
 experiment::limit path_delay>=links*link_delay {path_delay >= links * link_delay} \
     {path_delay ({path_delay}) is shorter than the delay of the congested links, links x link_delay ({links} x {link_delay})}
+set nl [experiment::p links]
 
 set ns [experiment::sim_new [experiment::p seed]]
 set gw [experiment::p gateway]
