@@ -70,11 +70,12 @@ def tex_table(
     if ref:
         head += f" & at {tex_escape(reference_fidelity)} & verdict"
     out = [
-        # two more columns: a smaller font and narrower gaps keep the table on the page
-        *([r"\begingroup\footnotesize\setlength{\tabcolsep}{3pt}"] if ref else []),
+        # a smaller font, narrower gaps and wrapped key, item, unit and tolerance columns keep
+        # the table on the page
+        r"\begingroup\footnotesize\setlength{\tabcolsep}{3pt}",
         r"\begin{longtable}{@{}p{"
-        + ("0.27" if ref else "0.3")
-        + r"\linewidth}p{0.1\linewidth}rrlll"
+        + ("0.22" if ref else "0.28")
+        + r"\linewidth}p{0.09\linewidth}rrp{0.07\linewidth}p{0.09\linewidth}l"
         + ("rl" if ref else "")
         + "@{}}",
         r"\toprule",
@@ -95,7 +96,7 @@ def tex_table(
                     else " & -- & --"
                 )
             out.append(line + r" \\")
-    out += [r"\bottomrule", r"\end{longtable}", *([r"\endgroup"] if ref else []), ""]
+    out += [r"\bottomrule", r"\end{longtable}", r"\endgroup", ""]
     return "\n".join(out)
 
 

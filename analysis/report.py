@@ -69,14 +69,16 @@ def overrides_tex(rows: Sequence[conf.Override]) -> str:
     if not rows:
         return "No experiment overrides a paper-wide default.\n"
     out = [
-        r"\begin{longtable}{@{}llllp{0.18\linewidth}@{}}",
+        r"\begingroup\footnotesize\setlength{\tabcolsep}{3pt}",
+        r"\begin{longtable}{@{}p{0.16\linewidth}p{0.16\linewidth}p{0.22\linewidth}"
+        r"p{0.22\linewidth}p{0.18\linewidth}@{}}",
         r"\toprule experiment & parameter & instead of & value & set by \\ \midrule\endhead",
     ]
     for o in rows:
         where = "the experiment" if o.where == "experiment" else f"{o.where} fidelity only"
         cells = [o.experiment, o.name, _compact(o.default), _compact(o.value), where]
         out.append(" & ".join(tex_escape(c) for c in cells) + r" \\")
-    out += [r"\bottomrule", r"\end{longtable}", ""]
+    out += [r"\bottomrule", r"\end{longtable}", r"\endgroup", ""]
     return "\n".join(out)
 
 

@@ -41,20 +41,22 @@ SERIES_STYLE = {
     "sack_chokeplus": ("SACK, CHOKe+ (right axis)", "tab:red", "D"),
 }
 CAPTIONS = {
-    "fig05": "Figure 5: loss functions measured under RED (left axis) and CHOKe+ (right axis, "
-    "SACK only). (a) $p_a$, the loss rate of every flow when all use $\\alpha$ ($\\beta = "
-    "0.5$); (b) $P_a = dp'_a/d\\alpha'$ at $\\alpha' = \\alpha$; (c) $p_b$ ($\\alpha = 1$); "
-    "(d) $P_b = dp'_b/d\\beta'$. $p'$ is the aggregate loss rate under RED and $F_n$'s own "
-    "under CHOKe+; slopes are central differences of neighbouring points.",
-    "fig06": "Figure 6: $F_a(\\alpha)$ and $F_b(\\beta)$ of Sec.~4.3 computed from the Figure 5 "
-    "measurements with the model module (Tahoe: severe, $\\tau_S$ assumed; SACK and "
-    "SACK/CHOKe+: gentle; Reno: eq.~25 with $T_0$ = measured mean RTO). $F > 0$: a slightly "
-    "more aggressive deviation pays. Symmetric-log scale.",
-    "fig10": "Figure 10: loss rates of $F_1..F_{n-1}$ (mean) and of $F_n$ as $F_n$'s $\\alpha$ "
-    "(a, $\\beta = 0.5$) or $\\beta$ (b, $\\alpha = 1$) varies; the others at $(1, 0.5)$; SACK.",
-    "hybrid": "Hybrid (Reno) drop-tail evaluation of Sec.~4.2.3 ($\\tau_S = 20$ rounds, "
-    "$R = 0.12$\\,s): $G_n(\\alpha_n)/G_n(1)$ for per-flow capacities $C/n$; below 1 deviating "
-    "does not pay.",
+    "fig05": "Akella et al., Figure 5: loss functions measured under RED (left axis) and CHOKe+ "
+    "(right axis, SACK only). (a) $p_a$, the loss rate of every flow when all use "
+    "$\\alpha$ ($\\beta = 0.5$); (b) $P_a = dp'_a/d\\alpha'$ at $\\alpha' = \\alpha$; "
+    "(c) $p_b$ ($\\alpha = 1$); (d) $P_b = dp'_b/d\\beta'$. $p'$ is the aggregate loss "
+    "rate under RED and $F_n$'s own under CHOKe+; slopes are central differences of "
+    "neighbouring points.",
+    "fig06": "Akella et al., Figure 6: $F_a(\\alpha)$ and $F_b(\\beta)$ of Sec.~4.3 computed "
+    "from the Figure 5 measurements with the model module (Tahoe: severe, $\\tau_S$ "
+    "assumed; SACK and SACK/CHOKe+: gentle; Reno: eq.~25 with $T_0$ = measured mean "
+    "RTO). $F > 0$: a slightly more aggressive deviation pays. Symmetric-log scale.",
+    "fig10": "Akella et al., Figure 10: loss rates of $F_1..F_{n-1}$ (mean) and of $F_n$ as "
+    "$F_n$'s $\\alpha$ (a, $\\beta = 0.5$) or $\\beta$ (b, $\\alpha = 1$) varies; the "
+    "others at $(1, 0.5)$; SACK.",
+    "hybrid": "Akella et al., the Hybrid (Reno) drop-tail evaluation of Sec.~4.2.3 ($\\tau_S = "
+    "20$ rounds, $R = 0.12$\\,s): $G_n(\\alpha_n)/G_n(1)$ for per-flow capacities "
+    "$C/n$; below 1 deviating does not pay.",
 }
 
 
@@ -165,8 +167,9 @@ def ne_table(fig: str, ne: pd.DataFrame, pub: dict[str, Published]) -> str:
 def ne_caption(fig: str) -> str:
     tcp, queue = ak.NE_FIGURES[fig]
     return (
-        f"Figure {int(fig[3:])}: {TCP_NAME[tcp]} flows, {QUEUE_NAME[queue]} bottleneck: best "
-        "response of $F_n$ to $F_1..F_{n-1}$, (a) varying $\\alpha$ ($\\beta = 0.5$), (b) varying "
+        f"Akella et al., Figure {int(fig[3:])}: {TCP_NAME[tcp]} flows, {QUEUE_NAME[queue]} "
+        "bottleneck: best response of $F_n$ to $F_1..F_{n-1}$, (a) varying $\\alpha$ "
+        "($\\beta = 0.5$), (b) varying "
         "$\\beta$ ($\\alpha = 1$). One curve per iteration $j$ (mean goodput of $F_n$ with "
         "85\\,\\% "
         "confidence intervals), star: the iteration's pick; dashed: the paper's NE."
@@ -369,7 +372,8 @@ def joint_order_tex(rows: pd.DataFrame, summary: str) -> str:
     """The joint searches in both start orders against the published numbers, and whether the
     start order explains the rows that are off (``summary``, computed)."""
     out = [
-        r"\begin{longtable}{@{}llrrrll@{}}",
+        r"\begingroup\footnotesize\setlength{\tabcolsep}{3pt}",
+        r"\begin{longtable}{@{}p{0.3\linewidth}lrrrll@{}}",
         r"\toprule number & tolerance & published & $\alpha$ first & $\beta$ first & "
         r"verdict ($\alpha$ first) & verdict ($\beta$ first) \\ \midrule\endhead",
     ]
@@ -386,6 +390,7 @@ def joint_order_tex(rows: pd.DataFrame, summary: str) -> str:
     out += [
         r"\bottomrule",
         r"\end{longtable}",
+        r"\endgroup",
         "",
         r"\noindent\footnotesize The primary joint search sweeps $\alpha$ first (config "
         r"\texttt{joint\_order: alpha\_first}); the sensitivity searches "
@@ -411,7 +416,7 @@ def settings_tex(config: Mapping) -> str:
             grids = d["fidelity"]
             break
     rows = [
-        r"\begin{longtable}{@{}lrlp{0.55\linewidth}@{}}",
+        r"\begin{longtable}{@{}p{0.27\linewidth}rlp{0.5\linewidth}@{}}",
         r"\toprule setting & value & status & reason or source \\ \midrule\endhead",
     ]
     for k, (v, status, why) in sorted(seen.items()):
