@@ -2,15 +2,19 @@
 tables, regenerated numbers and computed claims. The run design and the search itself are in
 :mod:`analysis.akella2002_search`.
 
-Usage (called by rules/akella2002.smk)::
+Usage: the contract of :mod:`analysis.cli` (called by rule ``analyse`` of rules/common.smk;
+every step also takes ``--params``)::
 
-    python -m analysis.akella2002 fig02 --tidy T.csv --ne NE.csv --numbers N.csv SEARCH.json ...
-    python -m analysis.akella2002 fig05 --tidy T.csv --numbers N.csv --seeds 1,2 POINT_DIR ...
-    python -m analysis.akella2002 fig06 --tidy T.csv --numbers N.csv --tau-s 3 FIG05_TIDY
-    python -m analysis.akella2002 fig10 --tidy T.csv --numbers N.csv --seeds 1,2 POINT_DIR ...
-    python -m analysis.akella2002 hybrid --tidy T.csv --table TH.csv --numbers N.csv --pkt-size 1000
-    python -m analysis.akella2002 claims --numbers N.csv --claims C.csv --fig05 T --fig06 T \
-        --fig10 T SEARCH.json ...
+    python -m analysis.akella2002 fig02 --inputs SEARCH.json ... --tidy T.csv --numbers N.csv \
+        --extra DIR                        # fig02-fig04, fig07-fig09, fig11; DIR/ne.csv
+    python -m analysis.akella2002 fig05 --runs POINT/summary.json ... --tidy T.csv \
+        --numbers N.csv --extra DIR        # also fig10
+    python -m analysis.akella2002 fig06 --inputs FIG05_TIDY.csv --tidy T.csv --numbers N.csv \
+        --extra DIR --params JSON          # the Figure 5 sender's tau in --params
+    python -m analysis.akella2002 hybrid --tidy T.csv --numbers N.csv --extra DIR \
+        --params JSON                      # DIR/thresholds.csv; the packet size in --params
+    python -m analysis.akella2002 claims --inputs SEARCH.json ... FIG05/FIG06/FIG10_TIDY.csv \
+        --tidy T.csv --numbers N.csv --claims C.csv --extra DIR --params JSON
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ equilibrium and its profile), and writes:
 Usage (rule ``beyond``)::
 
     python -m analysis.beyond --fidelity F [--floyd TIDY.csv] [--gao TIDY.csv] \\
-        [--akella SEARCH.json ...] --tex paper/generated/beyond.tex \\
-        --claims paper/generated/beyond-claims.csv
+        [--akella SEARCH.json ...] --tex paper/generated/F/beyond.tex \\
+        --claims paper/generated/F/beyond-claims.csv
 """
 
 from __future__ import annotations

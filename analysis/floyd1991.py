@@ -1,8 +1,12 @@
 """Floyd 1991: from ns runs to tidy tables and regenerated numbers.
 
-Usage (called by rules/floyd1991.smk)::
+Usage: the contract of :mod:`analysis.cli` (called by rule ``analyse`` of rules/common.smk)::
 
-    python -m analysis.floyd1991 fig02 --tidy T.csv --numbers N.csv RUN/summary.json ...
+    python -m analysis.floyd1991 fig02 --params JSON --runs RUN/summary.json ... --tidy T.csv \
+        --numbers N.csv
+    python -m analysis.floyd1991 claims --params JSON \
+        --inputs results/floyd1991/ITEM/FIDELITY/tidy.csv ... --tidy T.csv --numbers N.csv \
+        --claims C.csv
 """
 
 from __future__ import annotations

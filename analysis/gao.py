@@ -7,10 +7,12 @@ Items (each a figure or table of the report):
 * ``sens_low``: the low marker L swept in the settings of Tables 1 and 2 (ours);
 * ``claims``: the paper's qualitative claims, checked on the tidy tables of the others.
 
-Usage (called by rules/gao.smk)::
+Usage: the contract of :mod:`analysis.cli` (called by rule ``analyse`` of rules/common.smk)::
 
-    python -m analysis.gao table1 --tidy T.csv --numbers N.csv RUN/summary.json ...
-    python -m analysis.gao claims --tidy T.csv --checks C.csv ITEM/FIDELITY/tidy.csv ...
+    python -m analysis.gao table1 --params JSON --runs RUN/summary.json ... --tidy T.csv \
+        --numbers N.csv
+    python -m analysis.gao claims --params JSON --inputs results/gao/ITEM/FIDELITY/tidy.csv ... \
+        --tidy T.csv --numbers N.csv --claims C.csv
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Usage (called by rules/report.smk, which passes each paper's assumed parameters,
 and recorded causes in ``--params``, see :func:`report_params`)::
 
     python -m analysis.report --fidelity F --ns-id build/ns2/bin/ns.id \
-        --diff paper/generated/diff.csv --out paper/generated --params JSON PAPER ...
+        --diff paper/generated/F/diff.csv --out paper/generated/F --params JSON PAPER ...
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """Figures and tables of Akella et al. 2002 (the TCP game).
 
-Usage (called by rules/akella2002.smk)::
+Usage: a figure takes the contract of :mod:`analysis.cli` (rule ``figure`` of
+rules/common.smk); ``tables`` is rules/akella2002.smk's own::
 
-    python -m analysis.plots.akella2002 FIG --tidy T.csv [--extra NE.csv] \
-        --originals config/originals/akella2002.yaml --pdf figures/akella2002/FIG.pdf \
-        --tex paper/generated/akella2002/FIG.tex
+    python -m analysis.plots.akella2002 FIG --tidy T.csv [--extra DIR] \
+        --originals config/originals/akella2002.yaml --pdf figures/FIDELITY/akella2002/FIG.pdf \
+        --tex paper/generated/FIDELITY/akella2002/FIG.tex
     python -m analysis.plots.akella2002 tables --searches-tex S.tex --settings-tex T.tex \
         SEARCH.json ...
 """

@@ -1,10 +1,10 @@
 """Figures of Floyd 1991 (Figures 2-12 from simulations, 14-18 from the analysis).
 
-Usage (called by rules/floyd1991.smk)::
+Usage: the contract of :mod:`analysis.cli` (called by rule ``figure`` of rules/common.smk)::
 
     python -m analysis.plots.floyd1991 FIG --tidy T.csv --numbers N.csv \
-        --originals config/originals/floyd1991.yaml --pdf figures/floyd1991/FIG.pdf \
-        --tex paper/generated/floyd1991/FIG.tex
+        --originals config/originals/floyd1991.yaml --pdf figures/FIDELITY/floyd1991/FIG.pdf \
+        --tex paper/generated/FIDELITY/floyd1991/FIG.tex
 """
 
 from __future__ import annotations

@@ -1,11 +1,14 @@
 """Figures and tables of Gao, Jain, Schulman (Figure 2, Figure 3, Tables 1 and 2, and our
 sensitivity figure for the low marker L).
 
-Usage (called by rules/gao.smk)::
+Usage: the contract of :mod:`analysis.cli` (called by rules ``figure`` and ``table`` of
+rules/common.smk; the primary F of Figure 2 comes in ``--params``)::
 
-    python -m analysis.plots.gao fig02 --tidy T.csv --originals config/originals/gao.yaml \
-        --primary-F 3000 --out figures/gao/fig02.pdf --tex paper/generated/gao/fig02.tex
-    python -m analysis.plots.gao table1 --tidy T.csv --originals ... --tex .../table1.tex
+    python -m analysis.plots.gao fig02 --params JSON --tidy T.csv \
+        --originals config/originals/gao.yaml --pdf figures/FIDELITY/gao/fig02.pdf \
+        --tex paper/generated/FIDELITY/gao/fig02.tex
+    python -m analysis.plots.gao table1 --tidy T.csv --originals config/originals/gao.yaml \
+        --tex paper/generated/FIDELITY/gao/table1.tex
 """
 
 from __future__ import annotations

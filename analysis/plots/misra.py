@@ -8,9 +8,9 @@ theory that the claims step computes. Command line (the contract of :mod:`analys
 item reads ``--params``, ``--extra`` or ``--numbers``)::
 
     python -m analysis.plots.misra FIG --tidy T.csv --originals config/originals/misra.yaml \
-        --pdf figures/misra/FIG.pdf --tex paper/generated/misra/FIG.tex
+        --pdf figures/FIDELITY/misra/FIG.pdf --tex paper/generated/FIDELITY/misra/FIG.tex
     python -m analysis.plots.misra errors --tidy results/misra/claims/FID/tidy.csv \
-        --tex paper/generated/misra/errors.tex
+        --tex paper/generated/FIDELITY/misra/errors.tex
 """
 
 from __future__ import annotations

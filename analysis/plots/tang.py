@@ -4,9 +4,10 @@ Command line (the contract of :mod:`analysis.cli`; no item reads ``--params`` or
 ``--numbers``)::
 
     python -m analysis.plots.tang fig09 --tidy T.csv --extra DIR \
-        --originals config/originals/tang.yaml --pdf figures/tang/fig09.pdf \
-        --tex paper/generated/tang/fig09.tex
-    python -m analysis.plots.tang table1 --tidy T.csv --originals ... --tex T.tex
+        --originals config/originals/tang.yaml --pdf figures/FIDELITY/tang/fig09.pdf \
+        --tex paper/generated/FIDELITY/tang/fig09.tex
+    python -m analysis.plots.tang table1 --tidy T.csv --originals config/originals/tang.yaml \
+        --tex T.tex
 
 ``--tidy`` and ``--extra`` are those of the analysis step the item draws (traces.csv and
 theory.csv in the ``--extra`` folder).

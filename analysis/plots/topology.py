@@ -12,8 +12,10 @@ per group of flows that enter and leave the chain at the same routers with the s
 class ("8 x Sack1", with their propagation round-trip time); host access links are
 summarised below.
 
-Usage: python -m analysis.plots.topology RUN_DIR --caption TEXT --rule NAME --pdf OUT.pdf
-       --tex OUT.tex
+Usage (rule ``diagram`` of rules/common.smk)::
+
+    python -m analysis.plots.topology RUN_DIR --caption TEXT --rule NAME --pdf OUT.pdf \\
+        --tex OUT.tex
 """
 
 from __future__ import annotations
