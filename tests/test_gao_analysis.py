@@ -285,14 +285,14 @@ def test_claim_fig3_on_synthetic_rates() -> None:
 @pytest.mark.parametrize(
     ("family", "experiment", "change", "message"),
     [
-        ("chain", "table1", {"low": 200}, "need 0 <= low < high < buffer (got low 200, high 200"),
+        ("chain", "table1", {"low": 200}, "need 0 <= low < high < buffer (low 200, high 200"),
         ("chain", "table1", {"n_udp": -1}, "n_udp must be >= 0"),
         ("chain", "table1", {"udp_rate": -500000}, "'udp_rate' = '-500000' is not a number > 0"),
         (
             "poisson",
             "fig02",
             {"L": 100, "F": 600},
-            "need 0 <= L < H < F, got L = 100, H = floor(600 / 6) = 100",
+            "need 0 <= L < H < F with H = floor(F / H_div) (L 100, F 600, H_div 6)",
         ),
         ("poisson", "fig02", {"rates": "1,-2/3,1/2,2/5"}, "rates: '-2/3' is not a positive number"),
         ("poisson", "fig02", {"rates": "1,2/0,1/2,2/5"}, "rates: '2/0' is not a positive number"),

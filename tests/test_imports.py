@@ -82,7 +82,7 @@ def test_unknown_module_is_an_error(tree: Path) -> None:
 def test_real_modules() -> None:
     """The plot module of a paper runs its analysis module and the models it imports; the ns
     runner imports no other project module but the run formats' (nsio: the manifest it
-    writes), which imports none."""
+    writes), and nsio none but the runner."""
     plot = imports.closure("analysis.plots.floyd1991")
     assert {"analysis/floyd1991.py", "analysis/models/floyd1991.py", "analysis/cli.py"} <= set(plot)
     assert "analysis/gao.py" not in plot
@@ -91,4 +91,5 @@ def test_real_modules() -> None:
         "analysis/nsio.py",
         "analysis/nsrun.py",
     ]
-    assert imports.closure("analysis.nsio") == ["analysis/__init__.py", "analysis/nsio.py"]
+    # nsio remakes a corrupt run through nsrun (imported where it is needed)
+    assert imports.closure("analysis.nsio") == imports.closure("analysis.nsrun")

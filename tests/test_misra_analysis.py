@@ -133,8 +133,8 @@ def test_shipped_config_passes(cfg: dict) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"c2": 1.0}, "c2 (1.0) must be < 1 when beta = 1"),
-        ({"alpha": 1, "beta": 1}, "alpha (1) must be < beta (1)"),
+        ({"c2": 1.0}, "c2 (1.0) must be below 1 when beta = 1"),
+        ({"alpha": 1, "beta": 1}, "alpha (1) must be below beta (1)"),
         ({"capacity": 4500000}, "must exceed the sum of the assured rates 4500000"),
         ({"rtts": "0.002"}, "rtt 0.002 s is below the fixed part of the path"),
         ({"profiles": "1,2,3"}, "profiles: 3 values for 2 flows"),

@@ -78,7 +78,7 @@ def test_window_outside_run_is_an_error() -> None:
 def test_bad_red_thresholds_stop_the_run(cfg: dict, ns_binary: Path, tmp_path: Path) -> None:
     p = dict(conf.runs(cfg, "tang", "fig09", "smoke")[0].params)
     p.update(bmin2=1500, bmax2=100)
-    with pytest.raises(nsrun.NsRunError, match="b_min"):
+    with pytest.raises(nsrun.NsRunError, match=r"bmin2 \(1500\) must be below bmax2"):
         nsrun.run(ns_binary, conf.tcl_script("tang", "chain"), tmp_path / "bad", p)
 
 
