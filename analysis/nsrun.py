@@ -247,9 +247,8 @@ def die_with_parent(cmd: Sequence[str], parent: int) -> tuple[list[str], object]
     """(argv, preexec_fn) for ``subprocess.Popen`` that start ``cmd`` as a process killed
     (SIGKILL) when ``parent`` (this process) dies: through setpriv where the machine has it,
     else with a preexec_fn. A preexec_fn makes Python fork this whole process (its page
-    tables copied, then the child's pages copied as it touches them) instead of vfork:
-    measured in a step forked from the step server (about 230 MB resident, 2026-11-27), 8.4
-    ms of CPU per start against 2.4 ms through setpriv and sh."""
+    tables copied, then the child's pages copied as it touches them) instead of vfork,
+    which costs a large process several times the CPU per start (CHANGELOG.md)."""
     if SETPRIV is None:
         return list(cmd), _die_with(parent, _libc())
     argv = [SETPRIV, "--pdeathsig", "KILL", "/bin/sh", "-c", _CHECK_PARENT, "sh", str(parent)]

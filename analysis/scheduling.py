@@ -23,10 +23,10 @@ def one_thread_per_job(env: MutableMapping[str, str] = os.environ) -> None:
     (the Snakefile: its own environment, which its jobs inherit).
 
     Snakemake gives each job one core, but numpy's and scipy's OpenBLAS start a thread per
-    core when imported, and those threads spin: measured on 2 cores (2026-11-26), importing
-    ``analysis.akella2002_search`` 20 times took 15.1 s of CPU (10.2 s wall) with the
-    default pools, 8.3 s with one thread each. No analysis step multiplies matrices large
-    enough for BLAS to use a second thread, and one thread sums in one fixed order."""
+    core when imported, and those threads spin (an import of numpy and scipy cost about
+    twice the CPU with the default pools on 2 cores: CHANGELOG.md). No analysis step
+    multiplies matrices large enough for BLAS to use a second thread, and one thread sums in
+    one fixed order."""
     for name in THREAD_POOLS:
         env[name] = "1"
 
