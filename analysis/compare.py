@@ -3,8 +3,10 @@
 One function computes the verdicts; the same rows feed the console table,
 ``paper/generated/<fidelity>/diff.csv`` and the report's tables (written by :mod:`analysis.report`
 with :mod:`analysis.latex`: this module writes no LaTeX) (columns
-``paper,key,source,published,regenerated,unit,tolerance,verdict,class``, verdict one of
-``ok``, ``off``, ``missing``).
+``paper,key,source,published,regenerated,unit,tolerance,verdict,class,diagnosis,check,check_value``,
+verdict one of ``ok``, ``off``, ``missing``; for a row not ``ok``, the kind of its diagnosis
+(config/diagnoses/<paper>.yaml, :mod:`analysis.diagnosis`), whether its check holds and the
+check's value: the value under the tested alternative).
 
 Every published number has a class (``CLASSES``): only ``published-result`` and
 ``published-analytical`` rows are the papers' results; stated parameters echoed from our
@@ -15,11 +17,12 @@ A bound the paper states ("more than X", "at most Y") and a stated range are nev
 by a tolerance: a strict bound passes only strictly beyond it.
 
 Regenerated numbers come from ``numbers-*.csv`` files (columns ``key,value``) that the
-analysis steps write under ``paper/generated/<fidelity>/<paper>/``.
+analysis steps write under ``paper/generated/<fidelity>/<paper>/``; keys starting ``check.``
+among them are diagnoses' check values, not published numbers.
 
 Usage::
 
-    python -m analysis.compare --originals config/originals \
+    python -m analysis.compare --originals config/originals --diagnoses config/diagnoses \
         [--csv paper/generated/quick/diff.csv] [--quiet] [numbers-*.csv claims-*.csv ...]
 """
 
@@ -36,7 +39,10 @@ from pathlib import Path
 
 import yaml
 
-DIFF_COLUMNS = [
+from analysis import diagnosis as dg
+
+#: the columns of diff.csv before diagnoses (references recorded then still read)
+BASE_COLUMNS = [
     "paper",
     "key",
     "source",
@@ -47,6 +53,8 @@ DIFF_COLUMNS = [
     "verdict",
     "class",
 ]
+DIAGNOSIS_COLUMNS = ["diagnosis", "check", "check_value"]
+DIFF_COLUMNS = BASE_COLUMNS + DIAGNOSIS_COLUMNS
 VERDICTS = ("ok", "off", "missing")
 CLASSES = (
     "published-result",
@@ -101,6 +109,14 @@ class Row:
     tolerance: str
     verdict: str
     cls: str
+    diagnosis: str = ""  # the kind of its diagnosis (rows not ok only)
+    check: str = ""  # holds / fails / not computed (rows with a diagnosis only)
+    check_value: str = ""  # the diagnosis's check value
+
+    @property
+    def status(self) -> str:
+        """reproduced / explained / unexplained (analysis.diagnosis.status)."""
+        return dg.status(self.verdict, self.check)
 
     def as_list(self) -> list[str]:
         return [getattr(self, "cls" if c == "class" else c) for c in DIFF_COLUMNS]
@@ -216,10 +232,23 @@ def fmt_regen(text: str | None) -> str:
     return f"{x:.6g}"
 
 
-def diff_rows(originals: Iterable[Published], numbers: dict[tuple[str, str], str]) -> list[Row]:
+def diff_rows(
+    originals: Iterable[Published],
+    numbers: dict[tuple[str, str], str],
+    diagnoses: dict[tuple[str, str], dg.Diagnosis] | None = None,
+    checks: dict[tuple[str, str], str] | None = None,
+) -> list[Row]:
+    """One row per published number; a row not ``ok`` carries its diagnosis (``diagnoses``:
+    (paper, key) -> Diagnosis) and the outcome of its check (``checks``: (paper, check key)
+    -> value text)."""
+    diagnoses, checks = diagnoses or {}, checks or {}
     rows = []
     for pub in originals:
         reg = numbers.get((pub.paper, pub.key))
+        v = verdict(pub, reg)
+        d = diagnoses.get((pub.paper, pub.key)) if v != "ok" else None
+        value = checks.get((pub.paper, d.check)) if d else None
+        outcome = dg.check_outcome(d, lambda t, p=pub: verdict(p, t), value) if d else ""
         rows.append(
             Row(
                 paper=pub.paper,
@@ -229,11 +258,27 @@ def diff_rows(originals: Iterable[Published], numbers: dict[tuple[str, str], str
                 regenerated=fmt_regen(reg),
                 unit=pub.unit,
                 tolerance=pub.tolerance_text(),
-                verdict=verdict(pub, reg),
+                verdict=v,
                 cls=pub.cls,
+                diagnosis=d.kind if d else "",
+                check=outcome,
+                check_value=fmt_regen(value) if d else "",
             )
         )
     return rows
+
+
+def status_counts(rows: Iterable[Row]) -> dict[str, int]:
+    """{reproduced, explained, unexplained, explained by <kind>...: count} over the counted
+    rows."""
+    out = dict.fromkeys(dg.STATUSES, 0) | {f"explained by {k}": 0 for k in dg.KINDS}
+    for r in rows:
+        if r.cls not in COUNTED:
+            continue
+        out[r.status] += 1
+        if r.status == "explained":
+            out[f"explained by {r.diagnosis}"] += 1
+    return out
 
 
 def class_counts(rows: Iterable[Row]) -> dict[str, dict[str, int]]:
@@ -272,7 +317,7 @@ def unknown_numbers(
 def parse_csv(text: str, where: str) -> list[Row]:
     """The rows of a diff in CSV form (``csv_text``); ``where`` names it in errors."""
     recs = list(csv.DictReader(io.StringIO(text)))
-    if recs and set(recs[0]) != set(DIFF_COLUMNS):
+    if recs and set(recs[0]) not in (set(DIFF_COLUMNS), set(BASE_COLUMNS)):
         raise ValueError(f"{where}: columns {sorted(recs[0])}, expected {DIFF_COLUMNS}")
     return [Row(**{("cls" if k == "class" else k): v for k, v in r.items()}) for r in recs]
 
@@ -298,6 +343,7 @@ def write_csv(rows: Sequence[Row], path: Path) -> None:
 
 def console_table(rows: Sequence[Row]) -> str:
     cols = ["paper", "key", "published", "regenerated", "unit", "tolerance", "verdict", "class"]
+    cols += ["diagnosis", "check"]
     table = [cols] + [[r.as_list()[DIFF_COLUMNS.index(c)] for c in cols] for r in rows]
     widths = [max(len(str(line[i])) for line in table) for i in range(len(cols))]
     lines = [
@@ -306,6 +352,11 @@ def console_table(rows: Sequence[Row]) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.append("")
     lines.append("diff by class: " + counted_summary(rows))
+    s = status_counts(rows)
+    lines.append(
+        f"papers' results: {s['reproduced']} reproduced, {s['explained']} explained, "
+        f"{s['unexplained']} unexplained"
+    )
     return "\n".join(lines)
 
 
@@ -348,21 +399,30 @@ def load_claim_results(paths: Iterable[Path]) -> dict[tuple[str, str], tuple[boo
 @dataclass(frozen=True)
 class Gathered:
     """Everything the diff compares: the published numbers and claims of the chosen papers,
-    the regenerated numbers and the checked claims."""
+    the regenerated numbers and the checked claims, the diagnoses and their check values."""
 
     originals: list[Published]
     claims: list[Claim]
     numbers: dict[tuple[str, str], str]
     claim_results: dict[tuple[str, str], tuple[bool, str]]
     steps: dict[tuple[str, str], str]  # (paper, key) -> the step whose numbers file has it
+    diagnoses: dict[tuple[str, str], dg.Diagnosis]
+    checks: dict[tuple[str, str], str]  # (paper, check key) -> its value
+
+    def rows(self) -> list[Row]:
+        return diff_rows(self.originals, self.numbers, self.diagnoses, self.checks)
 
 
 def gather(
-    originals_dir: Path, files: Sequence[Path], papers: Sequence[str] | None = None
+    originals_dir: Path,
+    files: Sequence[Path],
+    papers: Sequence[str] | None = None,
+    diagnoses_dir: Path | None = None,
 ) -> Gathered:
-    """Read config/originals/<paper>.yaml of ``papers`` (default: all) and the given
-    numbers-*.csv and claims-*.csv. A regenerated number or checked claim that the originals
-    do not list is an error (ValueError naming them)."""
+    """Read config/originals/<paper>.yaml of ``papers`` (default: all), their diagnoses
+    (``diagnoses_dir``/<paper>.yaml, default config/diagnoses beside ``originals_dir``) and the
+    given numbers-*.csv and claims-*.csv. A regenerated number, checked claim or check value
+    that the originals or diagnoses do not list is an error (ValueError naming them)."""
     originals: list[Published] = []
     claims: list[Claim] = []
     for f in sorted(originals_dir.glob("*.yaml")):
@@ -370,6 +430,12 @@ def gather(
             continue
         originals += load_originals(f)
         claims += load_claims(f)
+    chosen = sorted({p.paper for p in originals})
+    keys: dict[str, list[str]] = {}
+    for pub in originals:
+        keys.setdefault(pub.paper, []).append(pub.key)
+    diagnoses_dir = diagnoses_dir or originals_dir.parent / "diagnoses"
+    diagnoses = dg.load_dir(diagnoses_dir, chosen, keys)
     claim_results = load_claim_results(sorted(p for p in files if p.name.startswith("claims-")))
     unknown_claims = sorted(set(claim_results) - {(c.paper, c.key) for c in claims})
     if unknown_claims:
@@ -378,19 +444,30 @@ def gather(
             + ", ".join(f"{p}:{k}" for p, k in unknown_claims)
         )
     number_files = sorted(p for p in files if p.name.startswith("numbers-"))
-    numbers = load_numbers(number_files)
+    written = load_numbers(number_files)
+    numbers = {k: v for k, v in written.items() if not k[1].startswith(dg.CHECK_PREFIX)}
+    checks = {k: v for k, v in written.items() if k[1].startswith(dg.CHECK_PREFIX)}
     unknown = unknown_numbers(originals, numbers)
     if unknown:
         raise ValueError(
             "regenerated numbers with no published counterpart: "
             + ", ".join(f"{p}:{k}" for p, k in unknown)
         )
-    return Gathered(originals, claims, numbers, claim_results, number_steps(number_files))
+    wanted = {(d.paper, d.check) for d in diagnoses.values()}
+    stray = sorted(k for k in checks if k not in wanted)
+    if stray:
+        raise ValueError(
+            "check values that no diagnosis names: " + ", ".join(f"{p}:{k}" for p, k in stray)
+        )
+    return Gathered(
+        originals, claims, numbers, claim_results, number_steps(number_files), diagnoses, checks
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="diff regenerated numbers against the papers")
     ap.add_argument("--originals", type=Path, default=Path("config/originals"))
+    ap.add_argument("--diagnoses", type=Path, default=Path("config/diagnoses"))
     ap.add_argument(
         "--numbers",
         type=Path,
@@ -413,11 +490,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     folders = [d for d in folders if not a.paper or d.name in a.paper]
     files = a.files or [p for d in folders for p in sorted(d.glob("*.csv"))]
     try:
-        g = gather(a.originals, files, a.paper)
+        g = gather(a.originals, files, a.paper, a.diagnoses)
     except ValueError as e:
         print(f"compare: {e}", file=sys.stderr)
         return 2
-    rows = diff_rows(g.originals, g.numbers)
+    rows = g.rows()
     if a.csv:
         write_csv(rows, a.csv)
     text = console_table(rows)
@@ -427,7 +504,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{sum(1 for h in held if h and not h[0])} fail, "
         f"{sum(1 for h in held if h is None)} not checked"
     )
-    print("\n".join(text.splitlines()[-2:]) if a.quiet else text)
+    print("\n".join(text.splitlines()[-3:]) if a.quiet else text)
     return 0
 
 

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analysis import config as conf
+from analysis import diagnosis as dg
 from analysis.compare import (
     VERDICTS,
     Row,
@@ -197,7 +198,7 @@ def part_rows(root: Path, paper: str, steps: Sequence[str], fidelity: str) -> li
     gen = root / conf.generated_dir(fidelity)
     files = [gen / paper / f"numbers-{s}.csv" for s in steps]
     g = gather(root / "config" / "originals", files, [paper])
-    return [r for r in diff_rows(g.originals, g.numbers) if (paper, r.key) in g.numbers]
+    return [r for r in g.rows() if (paper, r.key) in g.numbers]
 
 
 def assemble(root: Path, paper: str, fidelity: str) -> Reference:
@@ -234,7 +235,11 @@ def assemble(root: Path, paper: str, fidelity: str) -> Reference:
     rows = {r.key: r for ref in parts for r in ref.rows}
     not_yet = [st for st in steps if st not in where]
     if not not_yet:  # every step recorded: what none of them wrote is missing
-        rows.update({r.key: r for r in diff_rows(originals, {}) if r.key not in rows})
+        diagnoses = dg.load_dir(
+            root / "config" / "diagnoses", [paper], {paper: [p.key for p in originals]}
+        )
+        missing = diff_rows(originals, {}, diagnoses)
+        rows.update({r.key: r for r in missing if r.key not in rows})
     order = {p.key: k for k, p in enumerate(originals)}
     meta = {
         "paper": paper,

@@ -1,8 +1,9 @@
 """Generated parts of the report that are not figures: build facts, the assumed
-parameters of each paper, and the list of deviations beyond tolerance with their causes.
+parameters of each paper, and why each number beyond tolerance differs (its diagnosis and
+whether the diagnosis's computed check holds).
 
 Usage (called by rules/report.smk, which passes each paper's assumed parameters, overrides
-and recorded causes in ``--params``, see :func:`report_params`)::
+in ``--params``, see :func:`report_params`)::
 
     python -m analysis.report --fidelity F --ns-id build/ns2/bin/ns.id \
         --diff paper/generated/F/diff.csv --out paper/generated/F --params JSON PAPER ...
@@ -17,6 +18,7 @@ from dataclasses import astuple
 from pathlib import Path
 
 from analysis import config as conf
+from analysis import diagnosis as dg
 from analysis import latex, nsrun, reference
 from analysis.cli import params_json
 from analysis.compare import (
@@ -28,6 +30,7 @@ from analysis.compare import (
     class_counts,
     gather,
     read_csv,
+    status_counts,
 )
 from analysis.latex import CLASS_HEADINGS, tex_escape
 
@@ -105,44 +108,92 @@ def summary_tex(rows: Sequence[Row], papers: Sequence[str]) -> str:
     return "\n".join(out)
 
 
-def deviations_tex(
-    causes: Mapping[str, Mapping[str, str]], rows: Sequence[Row], papers: Sequence[str]
+KIND_SHORT = {
+    "unstated-parameter": "parameter",
+    "alternative-reading": "reading",
+    "paper-inconsistent": "paper",
+    "simulator-gap": "simulator",
+}
+
+
+def status_tex(
+    rows: Sequence[Row], papers: Sequence[str], refs: Mapping[str, Sequence[Row]] | None = None
 ) -> str:
-    """Every number beyond tolerance, with the cause recorded in the paper's config
-    (``causes``: paper -> key -> cause): the papers' results first, then the rows that are
-    not counted (their class given)."""
-    mine = [r for r in rows if r.paper in papers]
-    counts = class_counts(mine)
-    res = {v: sum(counts[c][v] for c in COUNTED) for v in VERDICTS}
-    other = {c: sum(counts[c].values()) for c in CLASSES if c not in COUNTED}
+    """Per paper, its published results (the counted classes) reproduced, explained by a
+    diagnosis whose check holds (by kind) and unexplained; with ``refs`` (paper -> the rows of
+    a recorded run at another fidelity), the same counts from that run in a second block."""
+    refs = refs or {}
+    kinds = list(KIND_SHORT)
+    cols = ["reproduced", *(f"explained by {k}" for k in kinds), "unexplained"]
+    heads = ["reproduced", *(KIND_SHORT[k] for k in kinds), "unexplained"]
+    blocks = [("this build", {p: [r for r in rows if r.paper == p] for p in papers})]
+    if refs:
+        blocks.append(("recorded at paper fidelity", {p: list(refs.get(p, [])) for p in papers}))
     out = [
-        f"Of the {sum(res.values())} results the papers in this report publish from their "
-        f"simulations, measurements and formulas, {res['ok']} are reproduced within "
-        f"tolerance, {res['off']} are off and {res['missing']} are not regenerated. "
-        "The diff tables also compare "
-        + ", ".join(f"{n} {tex_escape(c)}" for c, n in other.items())
-        + " rows; those are checks of our configuration and models, or numbers used to choose "
-        "a parameter, and are never counted as reproduced.",
-        "",
+        r"\begin{tabular}{@{}l" + "r" * len(cols) + r"@{}}",
+        r"\toprule & & \multicolumn{4}{c}{explained: "
+        r"a computed check holds for its diagnosis} & \\",
+        r"\cmidrule(lr){3-6}",
+        "paper & " + " & ".join(heads) + r" \\ \midrule",
     ]
-    off = [r for r in mine if r.verdict == "off"]
+    for name, by_paper in blocks:
+        if len(blocks) > 1:
+            out.append(f"\\multicolumn{{{len(cols) + 1}}}{{@{{}}l}}{{\\emph{{{name}}}}} \\\\")
+        for paper in [*papers, None]:
+            mine = [r for p in papers for r in by_paper[p]] if paper is None else by_paper[paper]
+            if paper is not None and not mine:
+                out.append(
+                    f"\\texttt{{{tex_escape(paper)}}} & " + " & ".join(["--"] * len(cols)) + r" \\"
+                )
+                continue
+            c = status_counts(mine)
+            label = f"\\texttt{{{tex_escape(paper)}}}" if paper else "all"
+            if paper is None:
+                out.append(r"\midrule")
+            out.append(" & ".join([label, *(str(c[k]) for k in cols)]) + r" \\")
+    out += [r"\bottomrule", r"\end{tabular}", ""]
+    return "\n".join(out)
+
+
+def why_tex(rows: Sequence[Row], diagnoses: Mapping[tuple[str, str], dg.Diagnosis]) -> str:
+    """One paper's "Why it differs" table: every published result not reproduced, with the
+    kind of its diagnosis, what it names (the parameter and values tested, the quoted
+    sentence, the paper's computation or the simulator's gap), the check that decides it, the
+    check's value (the value under the tested alternative) and whether it holds. Rows of the
+    classes that are not counted follow, under their class."""
+    off = [r for r in rows if r.verdict != "ok"]
     if not off:
-        out.append("No regenerated number is beyond its tolerance.")
-        return "\n".join(out) + "\n"
-    out += [
-        r"\begin{longtable}{@{}p{0.3\linewidth}rrp{0.4\linewidth}@{}}",
-        r"\toprule key & published & regenerated & likely cause \\ \midrule\endhead",
+        return "Every number of this paper is within its tolerance.\n"
+    out = [
+        r"\begingroup\footnotesize\setlength{\tabcolsep}{3pt}",
+        r"\begin{longtable}{@{}p{0.3\linewidth}rrp{0.13\linewidth}rl@{}}",
+        r"\toprule key & published & ours & diagnosis & check value & check \\ \midrule\endhead",
     ]
     for cls, group in by_class(off):
-        out.append(f"\\multicolumn{{4}}{{@{{}}l}}{{\\emph{{{CLASS_HEADINGS[cls]}}}}} \\\\")
+        out.append(f"\\multicolumn{{6}}{{@{{}}l}}{{\\emph{{{CLASS_HEADINGS[cls]}}}}} \\\\")
         for r in group:
-            cause = causes.get(r.paper, {}).get(r.key)
-            cause_tex = tex_escape(cause) if cause else r"\textit{no cause recorded yet}"
+            d = diagnoses.get((r.paper, r.key))
+            check = tex_escape(r.check) if r.check else "--"
+            if cls in COUNTED and r.status == "unexplained":
+                check += r", \textbf{unexplained}"
             out.append(
-                f"{tex_escape(r.paper + ': ' + r.key)} & {tex_escape(r.published)} & "
-                f"{tex_escape(r.regenerated)} & {cause_tex} \\\\"
+                " & ".join(
+                    tex_escape(x)
+                    for x in (r.key, r.published, r.regenerated or "--", r.diagnosis or "none")
+                )
+                + f" & {tex_escape(r.check_value or '--')} & {check} \\\\"
             )
-    out += [r"\bottomrule", r"\end{longtable}", ""]
+            if d:
+                text = (
+                    f"{d.why} [{d.kind}: {d.detail}] Check: {d.says} "
+                    f"({d.check} {d.criterion_text()})."
+                )
+                out.append(
+                    r"\multicolumn{6}{@{}p{0.95\linewidth}@{}}{\quad "
+                    + tex_escape(text)
+                    + r"} \\[2pt]"
+                )
+    out += [r"\bottomrule", r"\end{longtable}", r"\endgroup", ""]
     return "\n".join(out)
 
 
@@ -210,14 +261,12 @@ def build_cost(benchmarks: Path, papers: Sequence[str], fidelity: str) -> tuple[
 
 def report_params(config: dict, papers: Sequence[str], fidelity: str) -> dict:
     """What the report reads of the configuration, per paper (``--params``): the assumed
-    parameters, the overrides at ``fidelity`` and the recorded causes of deviations, and its
-    section title."""
+    parameters, the overrides at ``fidelity``, and its section title."""
     return {
         p: {
             "title": config[p]["title"],
             "assumed": [list(r) for r in conf.assumed(config, p)],
             "overrides": [list(astuple(o)) for o in conf.overrides(config, p, fidelity)],
-            "deviations": config[p].get("deviations", {}),
             "items": [
                 [it.name, it.kind, it.title, it.step, list(it.experiments)]
                 for it in conf.items(config, p).values()
@@ -246,6 +295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--params", type=params_json, required=True, help="see report_params")
     ap.add_argument("--originals", type=Path, default=Path("config/originals"))
+    ap.add_argument("--diagnoses", type=Path, default=Path("config/diagnoses"))
     ap.add_argument(
         "--files", type=Path, nargs="*", default=[], help="the numbers-*.csv and claims-*.csv"
     )
@@ -284,7 +334,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         (d / "items.tex").write_text(latex.items_tex(mine["items"]))
     rows = read_csv(a.diff)
     try:
-        g = gather(a.originals, a.files, a.papers)
+        g = gather(a.originals, a.files, a.papers, a.diagnoses)
     except ValueError as e:
         ap.error(str(e))
     refs: dict[str, reference.Reference] = {}
@@ -312,10 +362,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         (d / "summary.tex").write_text(latex.tex_summary(mine))
         claims = [c for c in g.claims if c.paper == paper]
         (d / "claims.tex").write_text(latex.claims_tex(claims, g.claim_results))
+        (d / "why.tex").write_text(why_tex(mine, g.diagnoses))
     (a.out / "numbers.tex").write_text(latex.tex_macros(g.originals, g.numbers))
-    causes = {p: a.params[p]["deviations"] for p in a.papers}
-    (a.out / "deviations.tex").write_text(deviations_tex(causes, rows, a.papers))
     (a.out / "summary.tex").write_text(summary_tex(rows, a.papers))
+    ref_rows = {p: ref.rows for p, ref in refs.items()}
+    (a.out / "status.tex").write_text(status_tex(rows, a.papers, ref_rows))
     sections = [
         f"\\section{{{tex_escape(a.params[p]['title'])}}}\\label{{sec:{p}}}\n\\input{{sections/{p}}}\n"
         for p in a.papers

@@ -19,6 +19,8 @@ REPORT_PARTS = {p: report_parts(p) for p in PAPERS}
 
 
 ORIGINALS = [f"config/originals/{p}.yaml" for p in PAPERS]
+# why each number beyond tolerance differs (analysis.diagnosis); a paper may have none
+DIAGNOSES = [f"config/diagnoses/{p}.yaml" for p in PAPERS if Path(f"config/diagnoses/{p}.yaml").is_file()]
 NUMBERS = [
     f for p in PAPERS for f in REPORT_PARTS.get(p, []) if "/numbers-" in f or "/claims-" in f
 ]
@@ -27,6 +29,7 @@ NUMBERS = [
 rule diff_tables:
     input:
         originals=ORIGINALS,
+        diagnoses=DIAGNOSES,
         numbers=NUMBERS,
         code=code("analysis.compare"),
     output:
@@ -122,13 +125,14 @@ rule report_parts:
         diff=f"{GEN}/diff.csv",
         references=references(),
         originals=ORIGINALS,
+        diagnoses=DIAGNOSES,
         numbers=NUMBERS,
         nsid=NS_ID,
         code=code("analysis.report"),
     output:
         f"{GEN}/build.tex",
         f"{GEN}/build-cost.txt",
-        f"{GEN}/deviations.tex",
+        f"{GEN}/status.tex",
         f"{GEN}/papers.tex",
         f"{GEN}/summary.tex",
         expand(f"{GEN}/{{paper}}/assumptions.tex", paper=PAPERS),
@@ -138,13 +142,14 @@ rule report_parts:
         expand(f"{GEN}/{{paper}}/diff.tex", paper=PAPERS),
         expand(f"{GEN}/{{paper}}/claims.tex", paper=PAPERS),
         expand(f"{GEN}/{{paper}}/summary.tex", paper=PAPERS),
+        expand(f"{GEN}/{{paper}}/why.tex", paper=PAPERS),
     log:
         f"logs/{FIDELITY}/report_parts.log",
     benchmark:
         f"benchmarks/{FIDELITY}/report_parts.tsv"
     params:
         papers=" ".join(PAPERS),
-        # the assumed parameters, overrides and recorded causes (a change reruns this step)
+        # the assumed parameters and overrides (a change reruns this step)
         json=json.dumps(report_params(config, PAPERS, FIDELITY), sort_keys=True),
     shell:
         "python -m analysis.report --fidelity {FIDELITY} --ns-id {input.nsid} "

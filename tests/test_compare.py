@@ -109,9 +109,10 @@ def test_rows_csv_and_unknown_keys(tmp_path: Path) -> None:
     assert recs[0]["tolerance"] == "abs 1" and recs[1]["regenerated"] == ""
     assert recs[0]["class"] == "published-result"
     assert compare.read_csv(out) == rows
-    assert compare.console_table(rows).splitlines()[-1] == (
-        "diff by class: published-result: 1 ok, 0 off, 1 missing"
-    )
+    assert compare.console_table(rows).splitlines()[-2:] == [
+        "diff by class: published-result: 1 ok, 0 off, 1 missing",
+        "papers' results: 1 reproduced, 0 explained, 1 unexplained",
+    ]
 
 
 def test_load_numbers_rejects_duplicates(tmp_path: Path) -> None:

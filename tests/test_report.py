@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from analysis import config as conf
+from analysis import diagnosis as dg
 from analysis import latex, reference, report
 from analysis.compare import Row
 
@@ -75,19 +76,104 @@ def test_headline_counts_only_the_papers_results() -> None:
         _row("gao", "calibrated", "off", "t2"),
         _row("tang", "published-result", "ok"),  # not in this report
     ]
-    causes = {"gao": {"t1": "a cause"}}
-    tex = report.deviations_tex(causes, rows, ["gao"])
-    assert tex.startswith(
-        "Of the 3 results the papers in this report publish from their simulations, "
-        "measurements and formulas, 1 are reproduced within tolerance, 1 are off and 1 are "
-        "not regenerated."
-    )
-    assert "1 calibrated, 1 stated-parameter, 1 derived rows" in tex
-    # the calibrated off row is listed, under its own heading, after the papers' results
-    assert tex.index("a cause") < tex.index("Calibrated") < tex.index("gao: t2")
     summary = report.summary_tex(rows, ["gao", "tang"])
     assert r"\texttt{gao} & 1 & 1 & 0 & 0 & 0 & 1 & 3 \\" in summary
     assert r"all & 2 & 1 & 0 & 0 & 0 & 1 & 3 \\" in summary
+
+
+def test_status_counts_reproduced_explained_by_kind_and_unexplained() -> None:
+    """Only the counted rows; an off row is explained only when its check holds."""
+    rows = [
+        _row("gao", "published-result", "ok"),
+        Row(
+            "gao",
+            "a",
+            "s",
+            "1",
+            "2",
+            "",
+            "abs 0",
+            "off",
+            "published-result",
+            "paper-inconsistent",
+            "holds",
+            "2",
+        ),
+        Row(
+            "gao",
+            "b",
+            "s",
+            "1",
+            "2",
+            "",
+            "abs 0",
+            "off",
+            "published-result",
+            "simulator-gap",
+            "fails",
+            "9",
+        ),
+        Row("gao", "c", "s", "1", "", "", "abs 0", "missing", "published-analytical"),
+        Row(
+            "gao",
+            "d",
+            "s",
+            "1",
+            "2",
+            "",
+            "abs 0",
+            "off",
+            "calibrated",
+            "unstated-parameter",
+            "holds",
+            "1",
+        ),
+    ]
+    tex = report.status_tex(rows, ["gao"])
+    # reproduced, then explained by parameter, reading, paper, simulator, then unexplained
+    assert r"\texttt{gao} & 1 & 0 & 0 & 1 & 0 & 2 \\" in tex
+    ref = {"gao": [_row("gao", "published-result", "off")]}
+    both = report.status_tex(rows, ["gao"], ref)
+    assert "recorded at paper fidelity" in both
+    assert r"\texttt{gao} & 0 & 0 & 0 & 0 & 0 & 1 \\" in both
+
+
+def test_why_table_lists_every_row_not_reproduced_with_its_check(tmp_path: Path) -> None:
+    f = tmp_path / "gao.yaml"
+    f.write_text(
+        "paper: gao\n"
+        "diagnoses:\n"
+        "  - key: a\n"
+        "    kind: paper-inconsistent\n"
+        "    why: the paper's formula gives another value\n"
+        "    computation: eq. 1 with the stated parameters\n"
+        "    check: {value: check.a, holds_when: contradicts, says: eq. 1 misses the number}\n"
+    )
+    diags = {(d.paper, d.key): d for d in dg.load(f)}
+    rows = [
+        _row("gao", "published-result", "ok", "ok_row"),
+        Row(
+            "gao",
+            "a",
+            "s",
+            "1",
+            "2",
+            "",
+            "abs 0",
+            "off",
+            "published-result",
+            "paper-inconsistent",
+            "holds",
+            "2",
+        ),
+        Row("gao", "b", "s", "1", "3", "", "abs 0", "off", "published-result"),
+    ]
+    tex = report.why_tex(rows, diags)
+    assert "ok\\_row" not in tex and "ok_row" not in tex
+    assert "eq. 1 misses the number" in tex and "check.a contradicts" in tex
+    line_b = next(line for line in tex.splitlines() if line.startswith("b &"))
+    assert "none" in line_b and r"\textbf{unexplained}" in line_b
+    assert report.why_tex([rows[0]], diags).startswith("Every number")
 
 
 def test_diff_rows_are_grouped_by_the_items_that_show_them() -> None:

@@ -1,0 +1,161 @@
+"""Diagnoses of off rows and their checks (analysis.diagnosis, analysis.compare): every
+criterion has an input that makes it fail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from analysis import compare
+from analysis import diagnosis as dg
+
+
+def _write(tmp_path: Path, body: str, paper: str = "gao") -> Path:
+    f = tmp_path / f"{paper}.yaml"
+    f.write_text(f"paper: {paper}\ndiagnoses:\n{body}")
+    return f
+
+
+ONE = """  - key: k
+    kind: unstated-parameter
+    why: the buffer is not stated
+    parameter: buffer
+    tested: [50, 100]
+    check: {{value: check.k.buffer100, holds_when: {how}, says: under 100 packets it comes out}}
+"""
+
+
+def _diag(tmp_path: Path, how: str) -> dg.Diagnosis:
+    (d,) = dg.load(_write(tmp_path, ONE.format(how=how)), ["k"])
+    return d
+
+
+def _pub(kind: str = "value", published: object = 10.0) -> compare.Published:
+    return compare.Published("gao", "k", published, "", "s", kind, {"rel": 0.1})
+
+
+def _outcome(d: dg.Diagnosis, pub: compare.Published, value: str | None) -> str:
+    return dg.check_outcome(d, lambda t: compare.verdict(pub, t), value)
+
+
+def test_reproduces_holds_only_when_the_check_value_meets_the_published_criterion(
+    tmp_path: Path,
+) -> None:
+    d = _diag(tmp_path, "reproduces")
+    assert _outcome(d, _pub(), "10.5") == dg.HOLDS  # within 10 %
+    assert _outcome(d, _pub(), "12") == dg.FAILS
+    assert _outcome(d, _pub(), "") == dg.NOT_COMPUTED
+    assert _outcome(d, _pub(), None) == dg.NOT_COMPUTED
+
+
+def test_contradicts_holds_only_when_the_formula_misses_the_published_number(
+    tmp_path: Path,
+) -> None:
+    d = _diag(tmp_path, "contradicts")
+    assert _outcome(d, _pub(), "12") == dg.HOLDS
+    assert _outcome(d, _pub(), "10.2") == dg.FAILS
+
+
+@pytest.mark.parametrize(
+    ("how", "good", "bad"),
+    [
+        ("{lower_bound: 2}", "2", "1.99"),
+        ("{upper_bound: 2}", "2", "2.01"),
+        ("{above: 2}", "2.01", "2"),
+        ("{below: 2}", "1.99", "2"),
+        ("{range: [1, 3]}", "3", "3.5"),
+        ("{equals: true}", "true", "false"),
+    ],
+)
+def test_bounds(tmp_path: Path, how: str, good: str, bad: str) -> None:
+    d = _diag(tmp_path, how)
+    assert _outcome(d, _pub(), good) == dg.HOLDS
+    assert _outcome(d, _pub(), bad) == dg.FAILS
+
+
+def test_status_explained_only_when_the_check_holds() -> None:
+    assert dg.status("ok", "") == "reproduced"
+    assert dg.status("off", dg.HOLDS) == "explained"
+    assert dg.status("missing", dg.HOLDS) == "explained"
+    assert dg.status("off", dg.FAILS) == "unexplained"
+    assert dg.status("off", dg.NOT_COMPUTED) == "unexplained"
+    assert dg.status("off", "") == "unexplained"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (ONE.format(how="reproduces").replace("unstated-parameter", "bad-luck"), "kind"),
+        (ONE.format(how="reproduces").replace("    parameter: buffer\n", ""), "needs parameter"),
+        (ONE.format(how="maybe"), "holds_when 'maybe'"),
+        (ONE.format(how="{range: [3, 1]}"), "lo <= hi"),
+        (ONE.format(how="reproduces").replace("check.k", "k"), "must start 'check.'"),
+        (ONE.format(how="reproduces") * 2, "listed twice"),
+        (ONE.format(how="reproduces") + "    cause: 3\n", "unknown fields"),
+    ],
+)
+def test_bad_diagnoses_are_refused_with_the_row_named(
+    tmp_path: Path, body: str, message: str
+) -> None:
+    with pytest.raises(ValueError, match="diagnosis of 'k'") as e:
+        dg.load(_write(tmp_path, body), ["k"])
+    assert message in str(e.value)
+
+
+def test_a_diagnosis_of_a_row_the_paper_does_not_have_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no such published number"):
+        dg.load(_write(tmp_path, ONE.format(how="reproduces")), ["other"])
+
+
+def _originals(tmp_path: Path) -> Path:
+    d = tmp_path / "originals"
+    d.mkdir()
+    (d / "gao.yaml").write_text(
+        "paper: gao\ntitle: t\nclaims: []\nnumbers:\n"
+        "  - {key: k, published: 10, unit: '', source: s, kind: value, "
+        "class: published-result, tolerance: {rel: 0.1}, tolerance_reason: r}\n"
+        "  - {key: j, published: 5, unit: '', source: s, kind: value, "
+        "class: published-result, tolerance: {rel: 0.1}, tolerance_reason: r}\n"
+    )
+    return d
+
+
+def test_diff_rows_carry_the_diagnosis_of_off_rows_only(tmp_path: Path) -> None:
+    originals = _originals(tmp_path)
+    diags = tmp_path / "diagnoses"
+    diags.mkdir()
+    _write(diags, ONE.format(how="reproduces"))
+    nums = tmp_path / "gen" / "gao" / "numbers-x.csv"
+    nums.parent.mkdir(parents=True)
+    nums.write_text("key,value\nk,20\nj,5\ncheck.k.buffer100,10.4\n")
+    g = compare.gather(originals, [nums], ["gao"], diags)
+    rows = {r.key: r for r in g.rows()}
+    assert (rows["k"].diagnosis, rows["k"].check, rows["k"].check_value) == (
+        "unstated-parameter",
+        dg.HOLDS,
+        "10.4",
+    )
+    assert rows["k"].status == "explained"
+    assert (rows["j"].diagnosis, rows["j"].check, rows["j"].status) == ("", "", "reproduced")
+    back = compare.parse_csv(compare.csv_text(list(rows.values())), "x")
+    assert back == list(rows.values())
+    # the same row without its check value: not computed, so unexplained
+    nums.write_text("key,value\nk,20\nj,5\n")
+    (k,) = [r for r in compare.gather(originals, [nums], ["gao"], diags).rows() if r.key == "k"]
+    assert (k.check, k.status) == (dg.NOT_COMPUTED, "unexplained")
+
+
+def test_a_check_value_no_diagnosis_names_is_an_error(tmp_path: Path) -> None:
+    originals = _originals(tmp_path)
+    nums = tmp_path / "gen" / "gao" / "numbers-x.csv"
+    nums.parent.mkdir(parents=True)
+    nums.write_text("key,value\nk,20\ncheck.typo,1\n")
+    with pytest.raises(ValueError, match="check values that no diagnosis names: gao:check.typo"):
+        compare.gather(originals, [nums], ["gao"], tmp_path / "none")
+
+
+def test_references_recorded_before_diagnoses_still_read() -> None:
+    text = ",".join(compare.BASE_COLUMNS) + "\ngao,k,s,10,20,,rel 0.1,off,published-result\n"
+    (r,) = compare.parse_csv(text, "old")
+    assert (r.diagnosis, r.check, r.status) == ("", "", "unexplained")
