@@ -110,6 +110,27 @@ def test_one_over_n_is_against_connection_1() -> None:
     assert nums["figs7_8.conn0_at_least_one_over_n"] is False
 
 
+def test_one_over_n_at_n1_is_not_a_coin_flip() -> None:
+    """At n = 1 connections 0 and 1 share one path: a connection 0 just below connection 1
+    on average, within the periods' noise, reaches 1/1 of it; a shortfall far beyond the
+    noise does not. Comparing the means alone (the old criterion) failed the first."""
+    rows = []
+    for period, (c0, c1) in enumerate([(45.0, 55.0), (55.0, 45.0), (48.0, 52.0), (50.0, 50.5)]):
+        rows += [
+            {"n": 1, "seed": 1, "period": period + 1, "conn": 0, "pct": c0, "analysis_pct": 0.0},
+            {"n": 1, "seed": 1, "period": period + 1, "conn": 1, "pct": c1, "analysis_pct": 0.0},
+        ]
+    near = pd.DataFrame(rows)
+    b = floyd1991.one_over_n(near)
+    assert b.loc[1, "conn0"] < b.loc[1, "bound"]  # below on average: the old check failed
+    # differences -10, 10, -4, -0.5: mean -1.125, sd 8.390, t(0.95, 3 df) = 2.3534; upper
+    # bound -1.125 + 2.3534 x 8.390 / 2 = 8.748 > 0
+    assert b.loc[1, "upper"] == pytest.approx(8.748, abs=1e-3)
+    assert b.loc[1, "holds"]
+    far = near.assign(pct=np.where(near["conn"] == 0, near["pct"] - 20.0, near["pct"]))
+    assert not floyd1991.one_over_n(far).loc[1, "holds"]
+
+
 def _ratios(per_n: dict[int, list[float]]) -> pd.DataFrame:
     rows = [
         {"n": n, "seed": 1, "gw": g, "period": 1, "ratio": r, "s_t": 0.3, "drops": 3}

@@ -110,8 +110,9 @@ def fig02(tidy: pd.DataFrame, pub: dict[str, Published], ax: plt.Axes) -> None:
 
 
 def one_over_n_text(tidy: pd.DataFrame) -> str:
-    """Caption sentence: the n at which connection 0's mean is below 1/n of connection 1's
-    (Sec 4.3), with both values, from the figure's own runs."""
+    """Caption sentence: the n at which connection 0's mean is significantly below 1/n of
+    connection 1's (Sec 4.3; the one-sided test of floyd1991.one_over_n), with both values,
+    from the figure's own runs."""
     b = floyd1991.one_over_n(tidy)
     low = b[~b["holds"]]
     head = "Dotted: connection 1's mean over $n$ (Sec 4.3: connection 0 gets at least that)"
@@ -119,7 +120,8 @@ def one_over_n_text(tidy: pd.DataFrame) -> str:
         return head + "; connection 0 reaches it at every $n$."
     return (
         head
-        + "; connection 0 is below it at "
+        + "; connection 0 is significantly below it (one-sided "
+        + f"{100 * floyd1991.ONE_OVER_N_LEVEL:g}\\% t test over periods and seeds) at "
         + ", ".join(
             f"$n = {n}$ ({r.conn0:.1f}\\% against {r.bound:.1f}\\%)" for n, r in low.iterrows()
         )
