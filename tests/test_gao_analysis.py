@@ -152,14 +152,19 @@ def test_table1_numbers(table1_runs: list[Path], root: Path) -> None:
                 for s in (1, 2)
             ]
             assert r[f"{kind}_max"].tolist() == pytest.approx(per_run_max)
-            assert numbers[f"table1.{g}.{kind}_max"] == pytest.approx(np.mean(per_run_max))
+            # a row is one run's statistic, its median over seeds (docs/gao.md A15)
+            assert numbers[f"table1.{g}.{kind}_max"] == pytest.approx(np.median(per_run_max))
     assert numbers["derived.sim2_2.fair_share"] == pytest.approx(1.5 / 20)
     published = {
         e["key"]
         for e in yaml.safe_load((root / "config/originals/gao.yaml").read_text())["numbers"]
     }
-    assert set(numbers) <= published
+    assert {k for k in numbers if not k.startswith("check.")} <= published
     assert len([k for k in numbers if k.startswith("table1.")]) == 12
+    # the smallest run's CHOKe TCP minimum: the check of that row's diagnosis
+    assert set(numbers) - published == {"check.table1.choke.tcp_min.lo"}
+    lo = gao.table1_seed_range(tidy)["check.table1.choke.tcp_min.lo"]
+    assert numbers["check.table1.choke.tcp_min.lo"] == lo
 
 
 # ---- Table 2: two links ---------------------------------------------------------------------
@@ -413,6 +418,70 @@ def _table1(
 
 TABLE1_OK = {"choke": 0.145, "protocol1": 0.146, "protocol2": 0.004}
 TABLE1_TCP = {"choke": [0.002] * 10, "protocol1": [0.003] * 10, "protocol2": [0.14] * 10}
+
+
+def _pkts(n: float) -> float:
+    """Mb/s of n 1000-byte packets in Table 1's 100-s interval."""
+    return n * PKT_BITS / 100 / 1e6
+
+
+# CHOKe, Tahoe, three seeds (packets in 100 s), chosen so that every candidate statistic of a
+# row differs: tcp_min per seed 12, 3, 5 -> median 5 (seed 3), mean 20/3, pooled min 3, seed 1
+# 12; tcp_max 40, 33, 50 -> median 40, mean 41; udp_max 1900, 2000, 1850 -> median 1900, mean
+# 1916.67; udp_min 1800, 1700, 1790 -> median 1790, mean 1763.33
+T1_SEEDS = {
+    1: {"udp": [1800, 1900], "tcp": [12, 20, 40]},
+    2: {"udp": [1700, 2000], "tcp": [3, 15, 33]},
+    3: {"udp": [1790, 1850], "tcp": [5, 9, 50]},
+}
+
+
+def _t1_choke() -> pd.DataFrame:
+    rows = []
+    for seed, kinds in T1_SEEDS.items():
+        fid = 1
+        for kind in ("udp", "tcp"):
+            for n in kinds[kind]:
+                rows.append(("choke", "tahoe", seed, 1, fid, kind, _pkts(n)))
+                fid += 1
+    return _chain(rows)
+
+
+def test_table1_rows_are_the_median_over_seeds_of_one_run_statistic() -> None:
+    numbers = gao.table1_numbers(_t1_choke())
+    expect = {"tcp_min": 5, "tcp_max": 40, "udp_max": 1900, "udp_min": 1790}
+    for stat, n in expect.items():
+        assert numbers[f"table1.choke.{stat}"] == pytest.approx(_pkts(n)), stat
+    # the former statistic, the mean over seeds of each run's minimum (20/3 packets), and the
+    # other candidates (the pooled minimum, seed 1 alone) are not what the row gives
+    for other in (20 / 3, 3, 12):
+        assert numbers["table1.choke.tcp_min"] != pytest.approx(_pkts(other))
+    assert numbers["table1.choke.tcp_max"] != pytest.approx(_pkts(41))
+    assert numbers["table1.choke.udp_min"] != pytest.approx(_pkts(1763.333333))
+    # five flows per run on 1.5 Mb/s, the UDP flows sending 0.5 Mb/s: 1.5/5 each
+    assert numbers["derived.sim2_2.fair_share"] == pytest.approx(1.5 / 5)
+    # only Table 1's rows and the fair share: the check values are not among them yet
+    assert sorted(numbers) == sorted(
+        [*(f"table1.choke.{s}" for s in expect), "derived.sim2_2.fair_share"]
+    )
+    ex = gao.table1_extremes(_t1_choke()).set_index("stat")
+    assert ex.loc["tcp_min", "n"] == 3
+
+
+def test_table1_seed_range_check() -> None:
+    t = _t1_choke()
+    assert gao.table1_seed_range(t) == {
+        "check.table1.choke.tcp_min.lo": pytest.approx(_pkts(3)),
+        "check.table1.choke.tcp_min.hi": pytest.approx(_pkts(12)),
+    }
+    assert gao.table1_seed_range(t, "table1.choke.udp_max") == {
+        "check.table1.choke.udp_max.lo": pytest.approx(_pkts(1850)),
+        "check.table1.choke.udp_max.hi": pytest.approx(_pkts(2000)),
+    }
+    with pytest.raises(ValueError, match="not a Table 1 max/min row"):
+        gao.table1_seed_range(t, "table1.choke.tcp_mean")
+    with pytest.raises(ValueError, match="no Tahoe runs of 'protocol1'"):
+        gao.table1_seed_range(t, "table1.protocol1.tcp_min")
 
 
 def test_claim_no_tcp_shutout_needs_every_tcp_flow() -> None:

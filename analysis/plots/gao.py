@@ -390,7 +390,8 @@ def _table_env(
 def table1_tex(tidy: pd.DataFrame, pub: dict[str, Published], trace: Mapping | None = None) -> str:
     s = gao.table1_summary(tidy)
     schemes = [g for g in gao.SCHEMES if g in set(s["gateway"])]
-    tahoe = s[s["tcp"] == "tahoe"].set_index(["gateway", "stat"])
+    x = gao.table1_extremes(tidy)
+    tahoe = x[x["tcp"] == "tahoe"].set_index(["gateway", "stat"])
     n = int(tahoe["n"].max()) if len(tahoe) else 0
     rows = [
         "\\resizebox{\\linewidth}{!}{%",
@@ -409,7 +410,8 @@ def table1_tex(tidy: pd.DataFrame, pub: dict[str, Published], trace: Mapping | N
         for g in schemes:
             if (g, stat) in tahoe.index:
                 r = tahoe.loc[(g, stat)]
-                cells.append(_cell(r["mean"], r["low"], r["high"], int(r["n"]), 5))
+                rng = f" [{r['lo']:.5f}, {r['hi']:.5f}]" if int(r["n"]) > 1 else ""
+                cells.append(f"{r['value']:.5f}{rng}")
             else:
                 cells.append("--")
             pubs.append(_pub_cell(pub, f"table1.{g}.{stat}", 5))
@@ -445,10 +447,11 @@ def table1_tex(tidy: pd.DataFrame, pub: dict[str, Published], trace: Mapping | N
     caption = (
         "Table 1 (Simulation 2.2): ten UDP flows at 0.5\\,Mb/s and ten TCP flows on a 1.5\\,Mb/s "
         "link, throughput over 100\\,s. Top: maximum and minimum over the flows of each kind "
-        f"with Tahoe, mean $\\pm$ 95\\% confidence half-width over {n} seeds, and the paper's "
-        "value in parentheses (the paper has CHOKe, Protocols I and II only; DropTail, RED and "
-        "DRR are our reference rows). Bottom: mean throughput per flow with each TCP variant "
-        "(the paper only says Reno, Newreno and SACK gave similar results)."
+        f"with Tahoe in one run: the median over {n} seeds [smallest, largest run] (the paper "
+        "gives one run's value), and the paper's value in parentheses (the paper has CHOKe, "
+        "Protocols I and II only; DropTail, RED and DRR are our reference rows). Bottom: mean "
+        "throughput per flow with each TCP variant (the paper only says Reno, Newreno and SACK "
+        "gave similar results)."
     )
     return _table_env(rows, caption, "tab:gao:table1", "table (table1)", trace)
 
