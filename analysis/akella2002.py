@@ -193,7 +193,9 @@ def fig05(
     """p (loss rate common to all flows at the symmetric point x) and P = dp'/dx' (F_n at
     x -+ h, one-sided at the ends), per series and parameter. p' is the aggregate loss rate
     for RED (equal for all flows by the model's assumption) and F_n's own loss rate for
-    CHOKe+ (docs/akella2002.md A8); both slopes are kept."""
+    CHOKe+ (docs/akella2002.md A8); both slopes are kept (``P_aggregate``, ``P_fn``; ``P`` is
+    the one Figure 6 uses). The Figure 5(b) number compares ``P_fn`` of both queues
+    (:func:`p_a_log10_ratio`)."""
     t = _points_table(point_dirs, seeds)
     out = []
     for (tcp, queue), g in t.groupby(["tcp", "queue"]):
@@ -244,15 +246,30 @@ def fig05(
                 )
     tidy = pd.DataFrame(out).sort_values(["series", "parameter", "x"]).reset_index(drop=True)
     numbers: dict[str, float] = {}
-    pa = tidy[tidy["parameter"] == "alpha"]
-    cp = pa[pa["series"] == "sack_chokeplus"].set_index("x")["P"]
-    rd = pa[pa["series"] == "sack_red"].set_index("x")["P"]
-    common = cp.index.intersection(rd.index)
-    if len(common):
-        numbers["fig5b.chokeplus_vs_red.p_a_log10_ratio"] = log10_ratio(
-            float(cp[common].mean()), float(rd[common].mean())
-        )
+    ratio = p_a_log10_ratio(tidy)
+    if ratio is not None:
+        numbers["fig5b.chokeplus_vs_red.p_a_log10_ratio"] = ratio
     return tidy, numbers
+
+
+def p_a_log10_ratio(fig5: pd.DataFrame) -> float | None:
+    """Figure 5(b) (Sec 5.1, "P_a is an order of magnitude higher for CHOKe+ buffers compared
+    to the corresponding values for RED buffers"): :func:`log10_ratio` of the mean P_a of SACK
+    under CHOKe+ over the mean P_a of SACK under RED, over the alphas both series measured;
+    None when they share none.
+
+    P_a is the same quantity for both queues: the slope of the loss rate F_n itself sees,
+    ``P_fn`` = dp'/dalpha' of F_n's own loss (docs/akella2002.md A16). It is not the ``P``
+    column, which for RED is the slope of the aggregate loss rate (the common p' of the RED
+    model, A8): under RED the two agree only in expectation, and dividing one queue's
+    aggregate slope by the other's own-flow slope compares two different quantities."""
+    pa = fig5[fig5["parameter"] == "alpha"]
+    cp = pa[pa["series"] == "sack_chokeplus"].set_index("x")["P_fn"]
+    rd = pa[pa["series"] == "sack_red"].set_index("x")["P_fn"]
+    common = cp.index.intersection(rd.index)
+    if not len(common):
+        return None
+    return log10_ratio(float(cp[common].mean()), float(rd[common].mean()))
 
 
 def log10_ratio(num: float, den: float) -> float:
@@ -270,7 +287,8 @@ def fig06(fig5: pd.DataFrame, tau_s: float) -> tuple[pd.DataFrame, dict[str, flo
     """F_a(alpha) and F_b(beta) from the Figure 5 measurements with the model of each TCP
     (Tahoe severe with tau_S, SACK gentle, Reno hybrid with T_0 = measured mean RTO); the
     round-trip time is the measured mean smoothed RTT at each point. Points without losses
-    (p = 0) have no F."""
+    (p = 0) have no F. The tidy F is the raw curve (each point's own measured slope); the
+    Tahoe-RED crossing number is read from a fitted F_a (:func:`fa_zero_crossing`)."""
     rows = []
     for _, r in fig5.iterrows():
         model = FIG5_SERIES[(r["tcp"], r["queue"])]
@@ -295,21 +313,87 @@ def fig06(fig5: pd.DataFrame, tau_s: float) -> tuple[pd.DataFrame, dict[str, flo
         )
     tidy = pd.DataFrame(rows)
     numbers: dict[str, float] = {}
-    t = (
-        tidy[(tidy["series"] == "tahoe_red") & (tidy["parameter"] == "alpha")]
-        .dropna()
-        .sort_values("x")
-    )
-    if len(t):
-        numbers["fig6a.tahoe_red.fa_zero_crossing"] = zero_crossing_bound(
-            t["x"].to_numpy(), t["F"].to_numpy()
-        )
+    crossing = fa_zero_crossing(fig5, "tahoe_red", tau_s)
+    if crossing is not None:
+        numbers["fig6a.tahoe_red.fa_zero_crossing"] = crossing
     return tidy, numbers
+
+
+#: Half-width, in alpha, of the running-line fit of P_a(alpha) behind the Figure 6(a) crossing
+#: (:func:`fa_zero_crossing`). At the paper's alpha step of 1 a fitted slope pools 21
+#: measured slopes (its variance about that of one central difference with h = 5 from the
+#: same number of runs); at the quick sweep's steps of 5-10 it pools 2-5.
+FA_FIT_HALFWIDTH = 10.0
+
+
+def running_line(x: np.ndarray, y: np.ndarray, weights: np.ndarray, halfwidth: float) -> np.ndarray:
+    """Local linear least-squares fit of y(x), evaluated at every x: at x_i, the weighted
+    straight line through the points with |x_j - x_i| <= ``halfwidth`` (uniform kernel, the
+    running-line smoother), its value at x_i. Unlike a moving average it has no first-order
+    bias, also at the ends of the range, and reproduces a straight line exactly. A window
+    holding a single distinct x keeps y (weighted mean) there. Deterministic."""
+    x, y, w = (np.asarray(v, dtype=float) for v in (x, y, weights))
+    out = np.empty_like(y)
+    for i, x0 in enumerate(x):
+        m = (np.abs(x - x0) <= halfwidth) & (w > 0)
+        sw = np.sqrt(w[m])
+        if np.unique(x[m]).size < 2:
+            out[i] = float(np.average(y[m], weights=w[m]))
+            continue
+        design = np.column_stack([np.ones(m.sum()), x[m] - x0]) * sw[:, None]
+        coef = np.linalg.lstsq(design, y[m] * sw, rcond=None)[0]
+        out[i] = float(coef[0])
+    return out
+
+
+def fa_zero_crossing(
+    fig5: pd.DataFrame, series: str, tau_s: float, halfwidth: float = FA_FIT_HALFWIDTH
+) -> float | None:
+    """Figure 6(a)'s bound on alpha_E (Sec 4.3.1: F_a > 0 below the crossing, so alpha_E is at
+    least there) from a fitted F_a; None without usable alpha points of ``series``.
+
+    The measured slope P_a at each alpha is a difference quotient of two noisy loss rates
+    (variance ~ 1/h^2; alpha step 1 at paper fidelity), and F_a is linear in P_a, so the raw F_a
+    crosses zero wherever one slope is high by chance: its first sign change is biased
+    early. Sec 4.3 treats p_a and P_a as smooth functions of alpha estimated from the
+    measurements, so we estimate the function P_a(alpha) by regression: a running-line
+    (local linear least-squares) fit over alpha -+ ``halfwidth`` (:func:`running_line`),
+    each measured slope weighted by h^2 (the inverse of its variance, equal noise in the
+    loss rates assumed). F_a is then computed from the measured p_a, round-trip time and
+    RTO and the fitted P_a (:func:`models.f_alpha`, the series' model, ``tau_s`` for
+    Severe), and the bound is the first + to - sign change of this fitted F_a
+    (:func:`zero_crossing_bound`), the paper's reading of its curve. The rule "last sign
+    change after which F_a stays negative" was not taken: it does not reduce the noise, only
+    moves its bias late, and it would place the bound where the measured F_a is negative.
+    Points without losses (p = 0) or with alpha = 0 have no F_a and are left out."""
+    d = fig5[
+        (fig5["series"] == series)
+        & (fig5["parameter"] == "alpha")
+        & (fig5["p"] > 0)
+        & (fig5["srtt"] > 0)
+        & (fig5["x"] > 0)
+    ].sort_values("x")
+    if d.empty:
+        return None
+    model = FIG5_SERIES[(d["tcp"].iloc[0], d["queue"].iloc[0])]
+    x = d["x"].to_numpy(dtype=float)
+    h = d["h"].to_numpy(dtype=float)
+    p_fit = running_line(x, d["P"].to_numpy(dtype=float), h**2, halfwidth)
+    ts = tau_s if model == "severe" else None
+    t0s = d["rto"] if model == "hybrid" else [None] * len(d)
+    f_fit = np.array(
+        [
+            float(models.f_alpha(model, xi, pi, di, ri, tau_s=ts, t0=ti))  # type: ignore[arg-type]
+            for xi, pi, di, ri, ti in zip(x, d["p"], p_fit, d["srtt"], t0s, strict=True)
+        ]
+    )
+    return zero_crossing_bound(x, f_fit)
 
 
 def zero_crossing_bound(x: np.ndarray, f: np.ndarray) -> float:
     """Where F_a first turns from + to - (Figure 6(a): F_a > 0 below it, so alpha_E >= that
-    alpha). F not positive at the first point: that point; F positive throughout the measured
+    alpha), by linear interpolation; :func:`fa_zero_crossing` applies it to the fitted F_a.
+    F not positive at the first point: that point; F positive throughout the measured
     range: nan, since the curve the paper reads its bound from (a crossing) is not there."""
     if f[0] <= 0:
         return float(x[0])

@@ -434,6 +434,62 @@ def test_zero_crossing_bound() -> None:
     assert ak.zero_crossing_bound(x, np.array([-1.0, 2.0, 1.0, 0.5])) == 1.0
 
 
+def test_running_line_by_hand() -> None:
+    """The running-line fit reproduces a straight line exactly, also at the ends of an uneven
+    grid; on alternating +-1 noise its value at an interior point is the mean of the 21
+    points of the window (the centred line's intercept): 10 x (+1) and 11 x (-1) around an
+    odd x give -1/21; a window with one distinct x gives the weighted mean."""
+    x = np.array([1.0, 5.0, 10.0, 15.0, 20.0, 30.0, 40.0, 50.0])
+    y = 2.0 - 0.5 * x
+    assert ak.running_line(x, y, np.ones_like(x), 10.0) == pytest.approx(y)
+    xs = np.arange(1.0, 51.0)
+    fit = ak.running_line(xs, (-1.0) ** xs, np.ones_like(xs), 10.0)
+    assert fit[24] == pytest.approx(-1.0 / 21.0)  # x = 25: window 15..35
+    lone = ak.running_line(
+        np.array([0.0, 0.0, 10.0]), np.array([4.0, 0.0, 7.0]), np.array([1.0, 3.0, 1.0]), 5.0
+    )
+    assert lone[0] == pytest.approx(1.0) and lone[2] == pytest.approx(7.0)
+
+
+def test_fa_zero_crossing_is_read_from_the_fitted_slope() -> None:
+    """Figure 6(a)'s crossing from a noisy slope. tau_S = 0, so F_a has the sign of
+    p_a/alpha - P_a = 0.001 - P_a (p_a = 0.001 alpha). True slope P_a = 0.001 alpha/30: F_a
+    crosses zero at alpha = 30. Measured slope: the true one +0.0009 at even, -0.0009 at odd
+    alpha. The raw F_a (old reading) first turns negative at alpha = 4 (0.00013 + 0.0009 >
+    0.001), after a positive value at 3. The running-line fit over alpha -+ 10 leaves
+    +-0.0009/21 of the noise at interior points (+ at even alpha), so the fitted F_a is
+    positive at 29 (0.00097 - 0.00004) and negative at 30 (0.001 + 0.00004): the new bound
+    lies in (29, 30)."""
+    xs = np.arange(1.0, 51.0)
+    noise = np.where(xs % 2 == 0, 0.0009, -0.0009)
+    fig5 = pd.DataFrame(
+        {
+            "tcp": "tahoe",
+            "queue": "red",
+            "series": "tahoe_red",
+            "parameter": "alpha",
+            "x": xs,
+            "p": 0.001 * xs,
+            "P": 0.001 * xs / 30.0 + noise,
+            "h": 2.0,
+            "srtt": 0.1,
+            "rto": 0.3,
+        }
+    )
+    tidy, numbers = ak.fig06(fig5, 0.0)
+    raw = tidy.sort_values("x")
+    old = ak.zero_crossing_bound(raw["x"].to_numpy(), raw["F"].to_numpy())
+    assert 3.0 < old < 4.0  # the first sign change of the raw F_a: noise
+    new = numbers["fig6a.tahoe_red.fa_zero_crossing"]
+    assert 29.0 < new < 30.0
+    assert ak.fa_zero_crossing(fig5, "tahoe_red", 0.0) == new
+    assert ak.fa_zero_crossing(fig5, "sack_red", 0.0) is None
+    # without noise the fitted and the raw curve cross at the same place, 30 up to the
+    # interpolation between grid points
+    exact = ak.fa_zero_crossing(fig5.assign(P=0.001 * xs / 30.0 + 1e-9), "tahoe_red", 0.0)
+    assert 29.0 < exact <= 30.0
+
+
 def test_word_criteria() -> None:
     m = {"goodput": 0.95, "loss": 0.26, "fair_share": 1.0}
     assert ak.word_holds("loss", "extremely high", m)[0]
@@ -603,6 +659,40 @@ def test_p_a_order_of_magnitude() -> None:
     assert verdict(pub, repr(ak.log10_ratio(1e-1, 1e-4))) == "off"  # three orders
     assert verdict(pub, repr(ak.log10_ratio(-1e-3, 1e-4))) == "off"
     assert verdict(pub, repr(ak.log10_ratio(1e-3, -1e-4))) == "missing"
+
+
+def test_fig5b_ratio_compares_the_deviating_flows_slopes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Figure 5(b)'s ratio divides F_n's own loss slope under CHOKe+ by F_n's own loss slope
+    under RED, not by RED's aggregate slope. n = 3, every flow 1260 arrivals, F_1, F_2 drop
+    10; F_n drops 10, 12, 14 (RED) and 10, 210, 410 (CHOKe+) at alpha_n = 9, 10, 11 (others
+    at 10). Own slopes: RED 4/1260/2, CHOKe+ 400/1260/2, ratio 100 (log10 2). RED's
+    aggregate slope is 4/3780/2, which the old ratio used: 300 (log10 2.48)."""
+    monkeypatch.chdir(tmp_path)
+    base = {"n": 3, "pkt_size": 1000, "bw": 3000000, "min_rto": 0.2}
+    st = aks.Study("smoke", base, (1,), {}, {}, {})
+    dirs = []
+    for queue, fn_drops in (("red", (10, 12, 14)), ("chokeplus", (10, 210, 410))):
+        for an, drops in zip((9, 10, 11), fn_drops, strict=True):
+            p = aks.Point("sack", queue, 10, 0.5, an, 0.5)
+            fake_point(st, p, 1.0)
+            fl = Path(st.point_dir(p)) / "s1" / "flows.tsv"
+            lines = fl.read_text().splitlines()
+            cols = lines[-1].split()  # F_n, flow 3
+            assert cols[0] == "3" and cols[5] == "1260"
+            cols[6] = str(drops)
+            fl.write_text("\n".join([*lines[:-1], " ".join(cols)]) + "\n")
+            dirs.append(Path(st.point_dir(p)))
+    tidy, numbers = ak.fig05(dirs, [1])
+    red = tidy[tidy["series"] == "sack_red"].iloc[0]
+    cp = tidy[tidy["series"] == "sack_chokeplus"].iloc[0]
+    assert red["P_fn"] == pytest.approx(4 / 1260 / 2)
+    assert red["P"] == pytest.approx(red["P_aggregate"]) == pytest.approx(4 / 3780 / 2)
+    assert cp["P"] == pytest.approx(cp["P_fn"]) == pytest.approx(400 / 1260 / 2)
+    assert numbers["fig5b.chokeplus_vs_red.p_a_log10_ratio"] == pytest.approx(2.0)
+    assert ak.log10_ratio(cp["P"], red["P"]) == pytest.approx(math.log10(300))  # the old one
+    assert ak.p_a_log10_ratio(tidy[tidy["series"] == "sack_red"]) is None
 
 
 def test_severe_beta_min_n_can_fail() -> None:
