@@ -42,6 +42,7 @@ from analysis.misra.tidy import (
     capacity_errors,
     capacity_tidy,
     flows_table,
+    prediction_error,
     ratios,
     window_stats,
     window_tidy,
@@ -250,6 +251,20 @@ def test_ratio_orientation_and_errors() -> None:
     assert e.loc[("expa_s1", 0), "window_err"] == pytest.approx(30 / 40 - 1)
     assert e.loc[("expa_s1", 1), "throughput_mbps_err"] == pytest.approx(4.0 / 3.5 - 1)
     assert e.loc[("expb_s1", 0), "window_err"] == 0.0
+
+
+def test_prediction_error_per_design() -> None:
+    """The largest |relative error| of windows and throughputs, per experiment: the 20-packet
+    design's (the row) and the 200-packet design's (its diagnosis's check) apart."""
+    rows = _cap_rows("nflows", "sim", 6.0, (1.6, 3.0), (30.0, 40.0))
+    rows += _cap_rows("nflows", "theory", 6.0, (2.0, 3.0), (30.0, 50.0))
+    rows += _cap_rows("nflows_deep", "sim", 6.0, (1.98, 3.0), (30.0, 49.0))
+    rows += _cap_rows("nflows_deep", "theory", 6.0, (2.0, 3.0), (30.0, 50.0))
+    t = pd.DataFrame(rows)
+    # nflows: throughput 1.6 / 2 - 1 = -0.2 and window 40 / 50 - 1 = -0.2
+    assert prediction_error(t) == pytest.approx(0.2)
+    # nflows_deep: window 49 / 50 - 1 = -0.02 beats throughput 1.98 / 2 - 1 = -0.01
+    assert prediction_error(t, "nflows_deep") == pytest.approx(0.02)
 
 
 def test_window_stats_pool_seeds_and_measure_tv() -> None:
