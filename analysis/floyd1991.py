@@ -244,6 +244,7 @@ def analyse(figure: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict[s
             numbers["fig9.avg_ratio"] = farthest_from_one(avg_ratio_per_n(tidy))
             numbers["fig9.red_drops_per_50s_often"] = float(tidy["drops"].median())
         if figure == "fig12":
+            numbers[F_CHECK] = paper_f_excess(tidy)
             # Fit the mean ratio per s_t bin (width 0.025) rather than every point: a few
             # periods where connection 0 sent almost nothing have ratios of 50-150 and
             # would otherwise decide the fit alone. (The paper does not say how it fitted.)
@@ -268,6 +269,23 @@ def analyse(figure: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict[s
 
 #: one-sided level of the test that connection 0 is below 1/n of connection 1 (one_over_n)
 ONE_OVER_N_LEVEL = 0.05
+
+
+#: the check of the Figure 12 fit rows' diagnosis (config/diagnoses/floyd1991.yaml)
+F_CHECK = "check.fig12.paper_f_overstates_above_quarter"
+
+
+def paper_f_excess(t: pd.DataFrame, above: float = 0.25) -> float:
+    """Sec 4.4 and Sec 5.3 say the printed f(p) = 0.59 + 5 e^{-5p} (Figure 12's line, used in
+    Corollary 7) "overstates the bias ... for p >= 1/4": the mean over Figure 12's
+    gateway-periods with connection 0's throughput share s_t >= ``above`` (and a ratio) of
+    f(s_t) minus the measured ratio; > 0 when the paper's function overstates our data there
+    as the paper says it overstates its own. NaN without such periods."""
+    d = t[t["ratio"].notna() & (t["s_t"] >= above)]
+    if d.empty:
+        return float("nan")
+    f = models.burst_bias_f(d["s_t"].clip(upper=1.0).to_numpy())
+    return float(np.mean(f - d["ratio"].to_numpy()))
 
 
 def one_over_n(t: pd.DataFrame, level: float = ONE_OVER_N_LEVEL) -> pd.DataFrame:

@@ -244,3 +244,13 @@ def test_analytical_claims_fail_on_wrong_formulas() -> None:
 
     out = floyd1991.analytical_claims(Wrong())  # type: ignore[arg-type]
     assert not any(h for h, _ in out.values()), out
+
+
+def test_paper_f_excess_is_positive_only_where_f_overstates() -> None:
+    """f(0.4) = 0.59 + 5 e^{-2} = 1.2667; f(0.1) is not counted (s_t < 1/4)."""
+    t = pd.DataFrame({"s_t": [0.4, 0.4, 0.1], "ratio": [1.0, 0.9, 50.0]})
+    # (1.2667 - 1.0 + 1.2667 - 0.9) / 2 = 0.3167: the function overstates
+    assert floyd1991.paper_f_excess(t) == pytest.approx(0.59 + 5 * np.exp(-2) - 0.95)
+    high = t.assign(ratio=[2.0, 2.0, 50.0])
+    assert floyd1991.paper_f_excess(high) < 0  # understates: the check fails
+    assert np.isnan(floyd1991.paper_f_excess(t[t["s_t"] < 0.25]))
