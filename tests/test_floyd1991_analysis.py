@@ -254,3 +254,11 @@ def test_paper_f_excess_is_positive_only_where_f_overstates() -> None:
     high = t.assign(ratio=[2.0, 2.0, 50.0])
     assert floyd1991.paper_f_excess(high) < 0  # understates: the check fails
     assert np.isnan(floyd1991.paper_f_excess(t[t["s_t"] < 0.25]))
+
+
+def test_most_common_drops_is_the_mode_not_the_median() -> None:
+    t = pd.DataFrame({"drops": [3, 3, 3, 4, 5, 6, 7]})
+    assert floyd1991.most_common_drops(t) == 3.0  # the median is 4
+    assert float(t["drops"].median()) == 4.0
+    assert floyd1991.most_common_drops(pd.DataFrame({"drops": [2, 2, 5, 5]})) == 2.0
+    assert np.isnan(floyd1991.most_common_drops(pd.DataFrame({"drops": []})))
