@@ -605,3 +605,12 @@ def test_claim_thm44() -> None:
     assert not gao.thm44_claim(8.0, 8.0, 1.0, [6.0, 8.0, float("inf")])[0]
     # D is not the cycle over the delivered area
     assert not gao.thm44_claim(8.0, 8.0, 2.0, [6.0, 8.0])[0]
+
+
+def test_choke_threshold_sensitivity_writes_only_the_diagnosed_rows_as_checks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made = {"table2.choke.tcp2.l12": 0.5, "table2.choke.udp1.l12": 9.0, "derived.x": 1.0}
+    monkeypatch.setattr(gao, "table2", lambda runs: (pd.DataFrame(), made))
+    _, numbers = gao.table2_choke_thresholds([])
+    assert numbers == {"check.table2.choke.tcp2.l12.thresh150": 0.5}
