@@ -389,3 +389,29 @@ def test_second_half_utilisation() -> None:
         for x in t
     ]
     assert tang.second_half_utilisation(pd.DataFrame(rows), 1) == pytest.approx(0.9)
+
+
+def test_table2_sensitivity_runs_are_check_values_not_numbers() -> None:
+    """Tables 2-3: the primary runs (8 long-path flows) give the rows, the one-long-flow runs
+    the check values of the rows' diagnoses; neither leaks into the other."""
+    rows = []
+    for n_long, rate in ((8, 70.0), (1, 14.0)):
+        for seed, jitter in ((1, -1.0), (2, 1.0)):
+            rows.append(
+                {
+                    "what": "group",
+                    "short_tcp": "reno",
+                    "first": "short",
+                    "n_long": n_long,
+                    "idx": 3,
+                    "protocol": "reno",
+                    "mbps": rate + jitter,
+                    "seed": seed,
+                }
+            )
+    w = pd.DataFrame(rows)
+    main = tang.table_numbers("table2", w)
+    alt = tang.table_numbers("table2", w, "sensitivity")
+    assert main["table2.short_first.path3.mean"] == pytest.approx(70.0)
+    assert alt["table2.short_first.path3.mean"] == pytest.approx(14.0)
+    assert alt["table2.short_first.path3.sd"] == pytest.approx(2.0**0.5)
