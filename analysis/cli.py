@@ -14,7 +14,8 @@ through ``--params`` (a JSON object the workflow builds from the merged configur
     --extra DIR       further tables of the step (traces, model curves, ...), same roles
     --numbers P       regenerated numbers (key,value): written / read
     --claims P        the checked claims (key,holds,detail): written
-    --originals P     the published numbers, config/originals/<paper>.yaml (plot)
+    --originals P     the published numbers, config/originals/<paper>.yaml (plots; analysis
+                      steps whose diagnosis checks compute from them)
     --pdf P           the figure (a PNG is written next to it) (plot)
     --tex P           the figure's or table's LaTeX (plot)
 """
@@ -55,6 +56,12 @@ def analysis_parser(prog: str, description: str, steps: Iterable[str]) -> argpar
     ap.add_argument("--runs", type=Path, nargs="*", default=[], help="run folders or summary.json")
     ap.add_argument("--inputs", type=Path, nargs="*", default=[], help="tables of other steps")
     ap.add_argument("--claims", type=Path, help="checked claims (key,holds,detail)")
+    ap.add_argument(
+        "--originals",
+        type=Path,
+        help="config/originals/<paper>.yaml (the paper's own numbers, for a step whose "
+        "diagnosis check computes from them)",
+    )
     return ap
 
 

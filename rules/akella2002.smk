@@ -47,7 +47,7 @@ EXPERIMENT_ACTIVE["akella2002"] = lambda exp: (
 REPORT_EXTRA["akella2002"] += [
     f"{GEN}/akella2002/{t}.tex"
     for t in ("searches", "joint_order", "settings", f"figures", "sensitivity")
-] + [f"{FIG}/akella2002/sensitivity.pdf"]
+] + [f"{FIG}/akella2002/sensitivity.pdf", f"{GEN}/akella2002/numbers-sensitivity.csv"]
 AK_SENS = akella.sensitivity(config, FIDELITY)
 AK_FIGURES = sorted(
     n for n, it in ITEMS["akella2002"].items() if it.kind == "figure" and active(it)
@@ -182,6 +182,7 @@ rule akella2002_sensitivity:
         tex=f"{GEN}/akella2002/sensitivity.tex",
         tidy=f"results/akella2002/sensitivity/{FIDELITY}/tidy.csv",
         checks=f"results/akella2002/sensitivity/{FIDELITY}/checks.csv",
+        numbers=f"{GEN}/akella2002/numbers-sensitivity.csv",
         pdf=f"{FIG}/akella2002/sensitivity.pdf",
     log:
         f"logs/akella2002/sensitivity-{FIDELITY}.log",
@@ -207,4 +208,5 @@ rule akella2002_sensitivity:
     shell:
         "python -m analysis.plots.akella2002 sensitivity --params {params.json:q} "
         "--originals {input.originals} --inputs {input.searches} --tex {output.tex} "
-        "--tidy-out {output.tidy} --checks {output.checks} --pdf {output.pdf}" + LOGGED
+        "--tidy-out {output.tidy} --checks {output.checks} --numbers {output.numbers} "
+        "--pdf {output.pdf}" + LOGGED

@@ -80,6 +80,8 @@ def step_inputs(paper: str, step: str) -> dict:
         "records": [f for f in files if not f.endswith("summary.json")],
         "tables": tables,
         "extras": [str(Path(t).parent / "extra") for t in tables],
+        # the paper's own numbers: a diagnosis check may compute from them (analysis.diagnosis)
+        "originals": f"config/originals/{paper}.yaml",
         "code": code(f"analysis.{paper}"),
     }
 
@@ -88,7 +90,7 @@ def step_inputs(paper: str, step: str) -> dict:
 ANALYSE = (
     "python -m analysis.{wildcards.paper} {params.step} --params {params.json:q} "
     "--runs {input.runs} --inputs {input.records} {input.tables} --tidy {output.tidy} "
-    "--numbers {output.numbers} --extra {output.extra}"
+    "--numbers {output.numbers} --extra {output.extra} --originals {input.originals}"
 )
 # a failed step shows the end of its log
 LOGGED = " > {log} 2>&1 || {{ tail -n 30 {log} >&2; exit 1; }}"

@@ -7,6 +7,7 @@ responses are known by hand; the Tcl experiment on short real ns runs.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import math
 import shutil
@@ -21,6 +22,7 @@ import pytest
 from analysis import akella2002 as ak
 from analysis import akella2002_search as aks
 from analysis import config as conf
+from analysis import diagnosis as dg
 from analysis import nsrun
 from analysis.compare import load_originals, verdict
 from analysis.stats import mean_ci
@@ -918,3 +920,159 @@ def test_drop_tail_analytical_claims_can_fail() -> None:
     assert not with_(droptail_elasticity=elasticity_negative)[
         "analysis.severe_droptail.alpha_unbounded"
     ][0]
+
+
+# ---------------------------------------------------------------------------------------------
+# the checks of the diagnoses (config/diagnoses/akella2002.yaml)
+# ---------------------------------------------------------------------------------------------
+
+DIAG = {
+    d.key: d for d in dg.load(conf.ROOT / "config" / "diagnoses" / "akella2002.yaml", list(PUB))
+}
+
+
+def outcome(key: str, value: float, published: object | None = None) -> str:
+    """The diagnosis's check outcome on ``value``, the row's published number replaced by a
+    synthetic one (``published``) when given."""
+    pub = PUB[key] if published is None else dataclasses.replace(PUB[key], published=published)
+    return dg.check_outcome(DIAG[key], lambda t: verdict(pub, t), repr(value))
+
+
+def synthetic_threshold(n: int, restart_beta: float | None) -> float:
+    """A closed form for the packet thresholds: c(n) = 20 + 500/n packets per flow, whatever
+    the restart window: c(50) = 30, c(101) = 24.95..., c(200) = 22.5, c(1000) = 20.5."""
+    return 20.0 + 500.0 / n
+
+
+def test_hybrid_fit_by_hand() -> None:
+    """Fitted to a published n > 100 threshold of 1 Mbps, the packet size that makes
+    c(200) = 22.5 packets per 0.12-s round 1 Mbps is 1e6 x 0.12 / (8 x 22.5) = 666.7 bytes, and
+    the n = 50 threshold under it is 1 x c(50)/c(200) = 4/3 Mbps, the same for a round of
+    3R/2 (S x 1.5): the conversion cancels. A published n ~ 50 threshold of 4/3 is then
+    reproduced (the paper-inconsistent criterion fails); one of 3 is not (it holds): the
+    closest reading (n = 1000: 30/20.5) is still far. With no packet size in range the checks
+    are nan (not computed)."""
+    small, large, alpha = ak.HYBRID_SMALL_KEY, ak.HYBRID_LARGE_KEY, ak.HYBRID_ALPHA_KEY
+    pub = {small: 4.0 / 3.0, large: 1.0, alpha: 50.0}
+    table, checks = ak.hybrid_fit(pub, synthetic_threshold)
+    assert len(table) == 2 * 3 * 2 * 2  # restarts x large n x rounds x fitted row
+    row = table[
+        (table["fitted"] == "large_n") & (table["n_large"] == 200) & (table["round"] == "R")
+    ].iloc[0]
+    assert row["pkt_size"] == pytest.approx(1e6 * 0.12 / (8 * 22.5))
+    assert row["evaluated_mbps"] == pytest.approx(4.0 / 3.0)
+    got = checks[ak.HYBRID_CHECKS[small]]
+    assert got == pytest.approx(4.0 / 3.0)
+    assert outcome(small, got, pub[small]) == dg.FAILS
+    # fitted to the n = 50 value 4/3, the n = 200 threshold is 1: reproduced as well
+    assert checks[ak.HYBRID_CHECKS[large]] == pytest.approx(1.0)
+    assert outcome(large, checks[ak.HYBRID_CHECKS[large]], pub[large]) == dg.FAILS
+    far = {**pub, small: 3.0}
+    _, checks = ak.hybrid_fit(far, synthetic_threshold)
+    got = checks[ak.HYBRID_CHECKS[small]]
+    assert got == pytest.approx(30.0 / 20.5)
+    assert outcome(small, got, far[small]) == dg.HOLDS
+    # the alpha_n needed just above the far n ~ 50 value: a finite alpha, not 50 (checked
+    # against a synthetic published 50 within the row's tolerance of 20 %)
+    need = checks[ak.HYBRID_CHECKS[alpha]]
+    assert 1.0 < need < 40.0 and outcome(alpha, need, 50.0) == dg.HOLDS
+    assert outcome(alpha, 50.0, 50.0) == dg.FAILS
+    _, none = ak.hybrid_fit(pub, synthetic_threshold, pkt_range=(1.0, 10.0))
+    assert all(math.isnan(v) for v in none.values())
+
+
+def test_hybrid_fit_reads_the_published_numbers() -> None:
+    """The hybrid step's check values come from the originals file, never from typed numbers,
+    and every one is named by a diagnosis."""
+    pub = ak.hybrid_published(conf.ROOT / "config" / "originals" / "akella2002.yaml")
+    assert set(pub) == set(ak.HYBRID_CHECKS)
+    assert all(pub[k] == PUB[k].published for k in pub)
+    assert {DIAG[k].check for k in ak.HYBRID_CHECKS} == set(ak.HYBRID_CHECKS.values())
+
+
+def test_reno_red_fa_positive_fraction() -> None:
+    """Reno (Hybrid) F_a = C_a (p/alpha - P_a) - C_a (9 T_0/(2R)) ((1.5p + 112p^3) P_a -
+    p^2 (1 + 32p^2)/(2 alpha)). With P_a = 0 both terms are positive at every alpha: fraction 1,
+    the diagnosis's check holds (F > 0 throughout). With P_a = 1 > p/alpha both are negative:
+    fraction 0, it fails. Positive at alpha <= 20 only (P_a = 0 there, 1 beyond, beyond the
+    fit's +-10 window): one half of 40 alphas."""
+    xs = np.arange(1.0, 41.0)
+    fig5 = pd.DataFrame(
+        {
+            "tcp": "reno",
+            "queue": "red",
+            "series": "reno_red",
+            "parameter": "alpha",
+            "x": xs,
+            "p": 0.05,
+            "P": 0.0,
+            "h": 1.0,
+            "srtt": 0.12,
+            "rto": 0.3,
+        }
+    )
+    key = "fig9a.reno_red.alpha_e"
+    assert DIAG[key].check == ak.RENO_RED_FA_CHECK
+    _, numbers = ak.fig06(fig5, 3.0)
+    assert numbers[ak.RENO_RED_FA_CHECK] == 1.0
+    assert outcome(key, numbers[ak.RENO_RED_FA_CHECK]) == dg.HOLDS
+    neg = ak.fa_positive_fraction(fig5.assign(P=1.0), "reno_red", 3.0)
+    assert neg == 0.0 and outcome(key, neg) == dg.FAILS
+    step = fig5.assign(P=np.where(xs <= 20, 0.0, 1.0))
+    assert ak.fa_positive_fraction(step, "reno_red", 3.0, halfwidth=0.0) == 0.5
+    assert ak.fa_positive_fraction(fig5, "sack_red", 3.0) is None
+    # every Reno/RED alpha-NE row but beta_E shares the check
+    shared = {k for k, d in DIAG.items() if d.check == ak.RENO_RED_FA_CHECK}
+    assert shared == {
+        "fig9a.reno_red.alpha_e",
+        "fig9a.reno_red.ne_goodput",
+        "fig9a.reno_red.ne_loss",
+        "text.reno_red_joint.alpha_e",
+        "text.reno_red_joint.ne_goodput",
+        "text.reno_red_joint.ne_loss",
+    }
+
+
+def test_ci_tied_check_of_the_droptail_beta_rows() -> None:
+    """The last beta sweep picks 0.90 (interval 0.95..0.99). 0.93 (0.94..0.98) and 0.96
+    (0.96..1.00) overlap it, 0.99 (0.80..0.90) does not, and the alpha sweep before is
+    ignored. Against a synthetic published 0.96 (abs 0.01) the tied value nearest it is 0.96:
+    the diagnosis's criterion (reproduces) holds; against 0.99 the nearest tied is 0.96, off:
+    it fails."""
+
+    def cand(v: float, lo: float, hi: float, runs: int = 20) -> dict:
+        return {"value": v, "low": lo, "high": hi, "mean": (lo + hi) / 2, "runs": runs}
+
+    search = {
+        "mode": "joint",
+        "records": [
+            {"coordinate": "beta", "pick": 0.5, "candidates": [cand(0.5, 0.1, 0.2)]},
+            {"coordinate": "alpha", "pick": 1.0, "candidates": [cand(1.0, 0.95, 0.99)]},
+            {
+                "coordinate": "beta",
+                "pick": 0.9,
+                "candidates": [
+                    cand(0.5, 0.5, 0.6),
+                    cand(0.9, 0.95, 0.99),
+                    cand(0.93, 0.94, 0.98),
+                    cand(0.96, 0.96, 1.0),
+                    cand(0.99, 0.80, 0.90),
+                    cand(0.98, math.nan, math.nan, runs=0),
+                ],
+            },
+        ],
+    }
+    assert ak.ci_tied_values(search, "beta") == [0.9, 0.93, 0.96]
+    assert ak.ci_tied_values(search, "gamma") == []
+    key = "text.tahoe_droptail_joint.beta_e"
+    assert DIAG[key].check == ak.CI_TIED_ROWS[key]
+    got = ak.ci_tied_checks("fig03", [search], {key: 0.96})
+    assert got == {ak.CI_TIED_ROWS[key]: 0.96}
+    assert outcome(key, got[ak.CI_TIED_ROWS[key]], 0.96) == dg.HOLDS
+    far = ak.ci_tied_closest(search, "beta", 0.99)
+    assert far == 0.96 and outcome(key, far, 0.99) == dg.FAILS
+    # a search that never swept beta: no value (not computed)
+    assert math.isnan(ak.ci_tied_closest({"records": []}, "beta", 0.98))
+    # only the diagnosed rows get a check
+    assert ak.ci_tied_checks("fig07", [{**search, "mode": "beta"}], {key: 0.96}) == {}
+    assert {DIAG[k].check for k in ak.CI_TIED_ROWS} == set(ak.CI_TIED_ROWS.values())

@@ -29,7 +29,7 @@ from analysis import cli
 from analysis.akella2002_search import PAPER
 from analysis.compare import Published, load_originals
 from analysis.latex import tex_escape
-from analysis.outputs import write_claims, write_tidy
+from analysis.outputs import write_claims, write_numbers, write_tidy
 from analysis.plots.common import figure_tex, save
 
 SCRIPT = "analysis/plots/akella2002.py"
@@ -582,7 +582,7 @@ def sensitivity(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
     from analysis.latex import figure as latex_figure
     from analysis.latex import trace_tex
 
-    cli.need(ap, a, "--originals", "--tex", "--pdf", "--tidy-out", "--checks")
+    cli.need(ap, a, "--originals", "--tex", "--pdf", "--tidy-out", "--checks", "--numbers")
     pconf = {k: cli.param(ap, a, k) for k in ("sensitivity", "parameters", "experiments")}
     sens = aks.sensitivity({PAPER: pconf}, str(cli.param(ap, a, "fidelity")))
     docs = {d["search"]: d for d in (json.loads(p.read_text()) for p in a.inputs)}
@@ -594,6 +594,8 @@ def sensitivity(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
     explains = ak.sensitivity_explains(sens, docs, pub)
     write_tidy(rows, a.tidy_out)
     write_claims(checks, a.checks)
+    # the checks of the diagnoses of the rows blamed on unstated parameters
+    write_numbers(ak.sensitivity_check_values(explains), a.numbers)
     save(sensitivity_figure(rows), a.pdf)
     rel = os.path.relpath(a.pdf, start=Path("paper")).replace(os.sep, "/")
     caption = (
