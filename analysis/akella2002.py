@@ -1107,6 +1107,23 @@ def hybrid_dominance(
 BETA_FIRST = "_betafirst"
 
 
+#: suffix of the check values of the joint rows: the same search with the beta sweep first
+JOINT_ORDER_CHECK = "beta_first"
+
+
+def joint_order_check_values(rows: pd.DataFrame) -> dict[str, float]:
+    """The check of each joint row's diagnosis (the other reading of Sec 4.1's "a combination
+    of the above two simulation set-ups"): the row's value from the joint search with the beta
+    sweep first, ``check.<key>.beta_first``, from :func:`joint_order_rows`."""
+    if rows.empty:
+        return {}
+    return {
+        f"check.{r['key']}.{JOINT_ORDER_CHECK}": float(r["beta_first"])
+        for _, r in rows.iterrows()
+        if not math.isnan(float(r["beta_first"]))
+    }
+
+
 def joint_order_rows(
     searches: Mapping[str, Mapping], published: Mapping[str, Published]
 ) -> pd.DataFrame:

@@ -47,7 +47,9 @@ EXPERIMENT_ACTIVE["akella2002"] = lambda exp: (
 REPORT_EXTRA["akella2002"] += [
     f"{GEN}/akella2002/{t}.tex"
     for t in ("searches", "joint_order", "settings", f"figures", "sensitivity")
-] + [f"{FIG}/akella2002/sensitivity.pdf", f"{GEN}/akella2002/numbers-sensitivity.csv"]
+] + [f"{FIG}/akella2002/sensitivity.pdf"] + [
+    f"{GEN}/akella2002/numbers-{s}.csv" for s in ("sensitivity", "tables")
+]
 AK_SENS = akella.sensitivity(config, FIDELITY)
 AK_FIGURES = sorted(
     n for n, it in ITEMS["akella2002"].items() if it.kind == "figure" and active(it)
@@ -144,6 +146,7 @@ rule akella2002_tables:
         joint_order=f"{GEN}/akella2002/joint_order.tex",
         settings=f"{GEN}/akella2002/settings.tex",
         figures=f"{GEN}/akella2002/figures.tex",
+        numbers=f"{GEN}/akella2002/numbers-tables.csv",
     log:
         f"logs/akella2002/tables-{FIDELITY}.log",
     benchmark:
@@ -157,7 +160,8 @@ rule akella2002_tables:
         "python -m analysis.plots.akella2002 tables --params {params.json:q} "
         "--searches-tex {output.searches} --settings-tex {output.settings} "
         "--figures-tex {output.figures} --joint-order-tex {output.joint_order} "
-        "--originals {input.originals} --inputs {input.searches}" + LOGGED
+        "--originals {input.originals} --inputs {input.searches} --numbers {output.numbers}"
+        + LOGGED
 
 
 def ak_sensitivity_searches() -> list[str]:

@@ -773,6 +773,11 @@ def test_joint_order_sensitivity() -> None:
     assert list(rows["key"]) == [f"text.reno_red_joint.{m}" for m in ak.PUBLISHED["fig09"]["joint"]]
     assert set(rows["verdict_alpha_first"]) == {"off"} and set(rows["verdict_beta_first"]) == {"ok"}
     assert "explains every off row" in ak.joint_order_summary(rows)
+    # the beta-first values are the checks of the joint rows' diagnoses
+    checks = ak.joint_order_check_values(rows)
+    assert checks["check.text.reno_red_joint.alpha_e.beta_first"] == 3
+    assert checks["check.text.reno_red_joint.beta_e.beta_first"] == 0.98
+    assert ak.joint_order_check_values(rows.iloc[0:0]) == {}
     same = ak.joint_order_rows({a["search"]: a, b["search"]: {**a, "search": b["search"]}}, PUB)
     assert "explains none of the off rows" in ak.joint_order_summary(same)
     assert "No set-up" in ak.joint_order_summary(ak.joint_order_rows({a["search"]: a}, PUB))

@@ -629,6 +629,8 @@ def tables(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
     if a.joint_order_tex:
         rows = ak.joint_order_rows({d["search"]: d for d in docs}, _pub(a.originals))
         a.joint_order_tex.write_text(joint_order_tex(rows, ak.joint_order_summary(rows)))
+        if a.numbers:  # the checks of the joint rows' diagnoses: the beta-first search's NE
+            write_numbers(ak.joint_order_check_values(rows), a.numbers)
     experiments = cli.param(ap, a, "experiments")
     a.settings_tex.write_text(settings_tex({PAPER: {"experiments": experiments}}))
     if a.figures_tex:
