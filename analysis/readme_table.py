@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from analysis import reference
-from analysis.compare import counted_verdicts
+from analysis.compare import status_counts
 from analysis.config import paper_keys, read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,14 +50,15 @@ def recorded(root: Path, paper: str, fidelity: str) -> reference.Reference | Non
 def _counts(ref: reference.Reference | None) -> str:
     if ref is None:
         return NOT_RECORDED
-    c = counted_verdicts(ref.rows)
-    text = f"{c['ok']} / {c['off']} / {c['missing']}"
+    c = status_counts(ref.rows)
+    text = f"{c['reproduced']} / {c['explained']} / {c['unexplained']}"
     missing = ref.meta.get("steps_missing", "").split()
     return text + (f" ({len(missing)} steps not recorded)" if missing else "")
 
 
 def results_table(root: Path) -> str:
-    head = "| paper | " + " | ".join(f"at {f}: ok / off / missing" for f in FIDELITIES) + " |"
+    cols = "reproduced / explained / unexplained"
+    head = "| paper | " + " | ".join(f"at {f}: {cols}" for f in FIDELITIES) + " |"
     lines = [head, "|---|" + "---|" * len(FIDELITIES)]
     for key, title in ordered_papers(root):
         cells = [_counts(recorded(root, key, f)) for f in FIDELITIES]
