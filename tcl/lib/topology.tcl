@@ -196,7 +196,7 @@ proc experiment::drr_distinct {buckets nodes} {
 #   fast  : Agent/TCP/Fast (patch 0024), FAST TCP (fast_alpha_, fast_gamma_,
 #           fast_period_, fast_halve_) on ns-2's Reno loss recovery
 #   fast_sack : the same FAST window rule as TCP-Linux congestion module "fast"
-#           (patches 0026, 0027) on Agent/TCP/Linux, i.e. on TCP-Linux's SACK loss
+#           (patches 0026-0028) on Agent/TCP/Linux, i.e. on TCP-Linux's SACK loss
 #           recovery (the recovery of the Linux hosts FAST was measured on), RTT samples
 #           from the echoed timestamps; the same knobs, see experiment::tcp_flow
 proc experiment::tcp_classes {variant} {
@@ -236,7 +236,7 @@ proc experiment::tcp_flow {src dst variant fid knobs} {
     return [list $tcp $sink $ftp]
 }
 
-# experiment::fast_module_params TCP KNOBS -- select TCP-Linux's "fast" module (patches 0026, 0027) for the
+# experiment::fast_module_params TCP KNOBS -- select TCP-Linux's "fast" module (patches 0026-0028) for the
 # Agent/TCP/Linux TCP and set its per-flow parameters from the Agent/TCP/Fast knobs in
 # KNOBS; returns the other knobs. The module takes integers: alpha in whole packets,
 # gamma in thousandths, halve 0/1; it updates once per RTT (fast_period_ must be 0) and
