@@ -155,6 +155,18 @@ def status_tex(
     return "\n".join(out)
 
 
+def status_sentence(rows: Sequence[Row], where: str) -> str:
+    """One sentence: the published results of ``rows`` reproduced, explained (by kind) and
+    unexplained, ``where`` naming the build or the recorded run they come from."""
+    c = status_counts(rows)
+    kinds = [f"{c[f'explained by {k}']} {k}" for k in KIND_SHORT if c[f"explained by {k}"]]
+    by = f" ({', '.join(kinds)})" if kinds else ""
+    return (
+        f"{where}: {c['reproduced']} of its published results reproduced, "
+        f"{c['explained']} explained{by}, {c['unexplained']} unexplained."
+    )
+
+
 def why_tex(rows: Sequence[Row], diagnoses: Mapping[tuple[str, str], dg.Diagnosis]) -> str:
     """One paper's "Why it differs" table: every published result not reproduced, with the
     kind of its diagnosis, what it names (the parameter and values tested, the quoted
@@ -359,7 +371,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             note = latex.reference_note(ref.meta, mine, ref.rows, reference.moved(mine, ref))
             table = note + latex.tex_table(mine, items, ref.by_key(), ref.meta["fidelity"])
         (d / "diff.tex").write_text(table)
-        (d / "summary.tex").write_text(latex.tex_summary(mine))
+        status = status_sentence(mine, f"This build ({a.fidelity} fidelity)")
+        if ref is not None:
+            ref_fid = ref.meta["fidelity"]
+            status += " " + status_sentence(ref.rows, f"The recorded run at {ref_fid} fidelity")
+        (d / "summary.tex").write_text(latex.tex_summary(mine) + "\n" + tex_escape(status) + "\n")
         claims = [c for c in g.claims if c.paper == paper]
         (d / "claims.tex").write_text(latex.claims_tex(claims, g.claim_results))
         (d / "why.tex").write_text(why_tex(mine, g.diagnoses))

@@ -132,6 +132,10 @@ def test_status_counts_reproduced_explained_by_kind_and_unexplained() -> None:
     tex = report.status_tex(rows, ["gao"])
     # reproduced, then explained by parameter, reading, paper, simulator, then unexplained
     assert r"\texttt{gao} & 1 & 0 & 0 & 1 & 0 & 2 \\" in tex
+    assert report.status_sentence(rows, "Here") == (
+        "Here: 1 of its published results reproduced, 1 explained (1 paper-inconsistent), "
+        "2 unexplained."
+    )
     ref = {"gao": [_row("gao", "published-result", "off")]}
     both = report.status_tex(rows, ["gao"], ref)
     assert "recorded at paper fidelity" in both
