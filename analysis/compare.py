@@ -247,8 +247,12 @@ def diff_rows(
         reg = numbers.get((pub.paper, pub.key))
         v = verdict(pub, reg)
         d = diagnoses.get((pub.paper, pub.key)) if v != "ok" else None
-        value = checks.get((pub.paper, d.check)) if d else None
-        outcome = dg.check_outcome(d, lambda t, p=pub: verdict(p, t), value) if d else ""
+        value = None
+        if d:
+            value = reg if d.check == dg.REGENERATED else checks.get((pub.paper, d.check))
+        outcome = (
+            dg.check_outcome(d, lambda t, p=pub: verdict(p, t), value, pub.published) if d else ""
+        )
         rows.append(
             Row(
                 paper=pub.paper,

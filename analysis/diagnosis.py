@@ -13,12 +13,17 @@ diagnosis each, of one kind (``KINDS``):
 
 Every diagnosis names a check: a value an analysis step computes (a sensitivity run, a replay
 of stored runs, or a formula) and writes among its numbers under a key starting ``check.``,
-and the criterion that decides whether the diagnosis holds (``holds_when``):
+and the criterion that decides whether the diagnosis holds (``holds_when``). The check value
+may also be ``regenerated``: the row's own regenerated value, for a criterion on its
+direction. The criteria:
 
 - ``reproduces``: the check value meets the published row's own criterion (kind and
   tolerance): under the tested alternative the published number comes out;
 - ``contradicts``: the check value does not meet it: the paper's own formula does not give
   its published number;
+- ``below_published``, ``above_published``: the check value lies strictly below (above) the
+  published value (a direction the diagnosis predicts, e.g. a simulator without the
+  testbed's host noise gives a smaller spread);
 - ``{lower_bound: x}``, ``{upper_bound: x}``, ``{above: x}``, ``{below: x}``,
   ``{range: [a, b]}``, ``{equals: true|false}``: a stated bound on the check value.
 
@@ -50,7 +55,9 @@ HOLDS, FAILS, NOT_COMPUTED = "holds", "fails", "not computed"
 #: a counted row's status in the report
 STATUSES = ("reproduced", "explained", "unexplained")
 BOUND_CRITERIA = ("lower_bound", "upper_bound", "above", "below", "range", "equals")
-ROW_CRITERIA = ("reproduces", "contradicts")
+ROW_CRITERIA = ("reproduces", "contradicts", "below_published", "above_published")
+#: a check value that is the row's own regenerated value
+REGENERATED = "regenerated"
 
 
 @dataclass(frozen=True)
@@ -135,8 +142,13 @@ def load(path: Path, published_keys: Iterable[str] | None = None) -> list[Diagno
         check = e["check"]
         if not isinstance(check, dict) or set(check) != {"value", "holds_when", "says"}:
             raise _fail(path, key, "check needs exactly value, holds_when and says")
-        if not str(check["value"]).startswith(CHECK_PREFIX):
-            raise _fail(path, key, f"check value '{check['value']}' must start '{CHECK_PREFIX}'")
+        value = str(check["value"])
+        if value != REGENERATED and not value.startswith(CHECK_PREFIX):
+            raise _fail(
+                path,
+                key,
+                f"check value '{value}' must start '{CHECK_PREFIX}' or be '{REGENERATED}'",
+            )
         how, bound = _criterion(path, key, check["holds_when"])
         detail = "; ".join(
             ", ".join(str(x) for x in e[f]) if isinstance(e[f], list) else str(e[f]) for f in fields
@@ -176,12 +188,23 @@ def _as_float(text: str) -> float | None:
     return None if math.isnan(x) else x
 
 
-def check_outcome(diag: Diagnosis, row_verdict_of: object, value: str | None) -> str:
+def check_outcome(
+    diag: Diagnosis, row_verdict_of: object, value: str | None, published: object = None
+) -> str:
     """holds / fails / not computed for one diagnosis, given its check value (text as
     written, None or empty when no step wrote it). ``row_verdict_of`` maps a value text to
-    the published row's verdict on it (analysis.compare.verdict bound to the row)."""
+    the published row's verdict on it (analysis.compare.verdict bound to the row);
+    ``published`` is the row's published value (for ``below_published`` and
+    ``above_published``: not computed unless it is a number)."""
     if value is None or value.strip() == "" or value.strip().lower() == "nan":
         return NOT_COMPUTED
+    if diag.holds_when in ("below_published", "above_published"):
+        x = _as_float(value)
+        if x is None or isinstance(published, bool) or not isinstance(published, (int, float)):
+            return NOT_COMPUTED
+        below = x < float(published)
+        above = x > float(published)
+        return HOLDS if (below if diag.holds_when == "below_published" else above) else FAILS
     if diag.holds_when in ROW_CRITERIA:
         v = row_verdict_of(value)  # type: ignore[operator]
         want = "ok" if diag.holds_when == "reproduces" else "off"

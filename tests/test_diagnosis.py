@@ -74,6 +74,33 @@ def test_bounds(tmp_path: Path, how: str, good: str, bad: str) -> None:
     assert _outcome(d, _pub(), bad) == dg.FAILS
 
 
+def test_direction_criteria_compare_with_the_published_value(tmp_path: Path) -> None:
+    below = _diag(tmp_path, "below_published")
+    assert dg.check_outcome(below, None, "0.5", 2.0) == dg.HOLDS
+    assert dg.check_outcome(below, None, "2.5", 2.0) == dg.FAILS
+    assert dg.check_outcome(below, None, "2.0", 2.0) == dg.FAILS
+    assert dg.check_outcome(below, None, "0.5", [1, 2]) == dg.NOT_COMPUTED  # a range
+    above = _diag(tmp_path, "above_published")
+    assert dg.check_outcome(above, None, "2.5", 2.0) == dg.HOLDS
+    assert dg.check_outcome(above, None, "0.5", 2.0) == dg.FAILS
+
+
+def test_a_check_on_the_regenerated_value(tmp_path: Path) -> None:
+    """``value: regenerated`` checks the row's own value: a smaller spread than the paper's."""
+    originals = _originals(tmp_path)
+    diags = tmp_path / "diagnoses"
+    diags.mkdir()
+    _write(diags, ONE.format(how="below_published").replace("check.k.buffer100", "regenerated"))
+    nums = tmp_path / "gen" / "gao" / "numbers-x.csv"
+    nums.parent.mkdir(parents=True)
+    nums.write_text("key,value\nk,4\nj,5\n")
+    (k,) = [r for r in compare.gather(originals, [nums], ["gao"], diags).rows() if r.key == "k"]
+    assert (k.verdict, k.check, k.check_value) == ("off", dg.HOLDS, "4")
+    nums.write_text("key,value\nk,20\nj,5\n")
+    (k,) = [r for r in compare.gather(originals, [nums], ["gao"], diags).rows() if r.key == "k"]
+    assert (k.verdict, k.check) == ("off", dg.FAILS)
+
+
 def test_status_explained_only_when_the_check_holds() -> None:
     assert dg.status("ok", "") == "reproduced"
     assert dg.status("off", dg.HOLDS) == "explained"
