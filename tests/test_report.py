@@ -66,6 +66,12 @@ def _row(paper: str, cls: str, verdict: str, key: str = "k") -> Row:
     return Row(paper, key, "s", "1", "2", "", "abs 0", verdict, cls)
 
 
+def _diagnosed(key: str, cls: str, kind: str, check: str, value: str) -> Row:
+    """An off gao row (published 1, ours 2) with a diagnosis of ``kind`` whose check gave
+    ``value`` and ``check`` (holds, fails)."""
+    return Row("gao", key, "s", "1", "2", "", "abs 0", "off", cls, kind, check, value)
+
+
 def test_headline_counts_only_the_papers_results() -> None:
     rows = [
         _row("gao", "published-result", "ok"),
@@ -85,49 +91,10 @@ def test_status_counts_reproduced_explained_by_kind_and_unexplained() -> None:
     """Only the counted rows; an off row is explained only when its check holds."""
     rows = [
         _row("gao", "published-result", "ok"),
-        Row(
-            "gao",
-            "a",
-            "s",
-            "1",
-            "2",
-            "",
-            "abs 0",
-            "off",
-            "published-result",
-            "paper-inconsistent",
-            "holds",
-            "2",
-        ),
-        Row(
-            "gao",
-            "b",
-            "s",
-            "1",
-            "2",
-            "",
-            "abs 0",
-            "off",
-            "published-result",
-            "simulator-gap",
-            "fails",
-            "9",
-        ),
+        _diagnosed("a", "published-result", "paper-inconsistent", "holds", "2"),
+        _diagnosed("b", "published-result", "simulator-gap", "fails", "9"),
         Row("gao", "c", "s", "1", "", "", "abs 0", "missing", "published-analytical"),
-        Row(
-            "gao",
-            "d",
-            "s",
-            "1",
-            "2",
-            "",
-            "abs 0",
-            "off",
-            "calibrated",
-            "unstated-parameter",
-            "holds",
-            "1",
-        ),
+        _diagnosed("d", "calibrated", "unstated-parameter", "holds", "1"),
     ]
     tex = report.status_tex(rows, ["gao"])
     # reproduced, then explained by parameter, reading, paper, simulator, then unexplained
@@ -156,20 +123,7 @@ def test_why_table_lists_every_row_not_reproduced_with_its_check(tmp_path: Path)
     diags = {(d.paper, d.key): d for d in dg.load(f)}
     rows = [
         _row("gao", "published-result", "ok", "ok_row"),
-        Row(
-            "gao",
-            "a",
-            "s",
-            "1",
-            "2",
-            "",
-            "abs 0",
-            "off",
-            "published-result",
-            "paper-inconsistent",
-            "holds",
-            "2",
-        ),
+        _diagnosed("a", "published-result", "paper-inconsistent", "holds", "2"),
         Row("gao", "b", "s", "1", "3", "", "abs 0", "off", "published-result"),
     ]
     tex = report.why_tex(rows, diags)
