@@ -108,13 +108,14 @@ ANALYSIS = {
 RATIO_FIGURES = ("fig09", "fig10", "fig11", "fig12")
 # Sec 4.5's drops per congested gateway and period, over the runs of Figures 3-8
 DROPS_STEP = "sec45"
-# Figure 2 under the other reading of Sec 3 (every link at 1.5 Mb/s): diagnosis checks
-LINKS_STEP = "fig02_links"
-#: the Figure 2 rows that LINKS_STEP recomputes, and the suffix of their check keys
-LINKS_ROWS = ("fig2.packets_first_50s_n5", "fig2.time_to_max_window_n10")
-LINKS_CHECK = "equal_links"
+# Figure 2 under another set-up, each the check of a diagnosis: step -> the suffix of its
+# check keys. fig02_links: the other reading of Sec 3 (every link at 1.5 Mb/s);
+# fig02_ssthresh: the initial ssthresh (not stated) at half the maximum window
+FIG2_VARIANTS = {"fig02_links": "equal_links", "fig02_ssthresh": "ssthresh_half"}
+#: the Figure 2 rows that each variant recomputes as check values
+FIG2_VARIANT_ROWS = ("fig2.packets_first_50s_n5", "fig2.time_to_max_window_n10")
 # every analysis step with runs
-FIGURES = ("fig02", *ANALYSIS, *RATIO_FIGURES, DROPS_STEP, LINKS_STEP, "ext01", "aqm01")
+FIGURES = ("fig02", *ANALYSIS, *RATIO_FIGURES, DROPS_STEP, *FIG2_VARIANTS, "ext01", "aqm01")
 
 
 def throughput(run_dirs: Sequence[Path], figure: str) -> pd.DataFrame:
@@ -211,9 +212,10 @@ def analyse(figure: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict[s
     numbers: dict[str, float] = {}
     if figure in ("ext01", "aqm01"):
         return extension(run_dirs), numbers  # not in the paper: nothing to compare
-    if figure == LINKS_STEP:
+    if figure in FIG2_VARIANTS:
         tidy, made = fig02(run_dirs)
-        return tidy, {f"check.{k}.{LINKS_CHECK}": made[k] for k in LINKS_ROWS if k in made}
+        suffix = FIG2_VARIANTS[figure]
+        return tidy, {f"check.{k}.{suffix}": made[k] for k in FIG2_VARIANT_ROWS if k in made}
     if figure == "fig02":
         tidy, numbers = fig02(run_dirs)
         facts = config_facts(run_dirs)
