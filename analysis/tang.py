@@ -274,25 +274,6 @@ def table_numbers(experiment: str, w: pd.DataFrame, runs: str = "primary") -> di
     return out
 
 
-#: Table 1's Reno-first FAST rows: their diagnosis's check is the FAST rate the model gives
-#: at a full link-1 buffer (:func:`fast_rate_at_full_buffer`)
-FULL_BUFFER_ROWS = ("table1.reno_first.path1_fast.mean", "table1.reno_first.path2_fast.mean")
-
-
-def fast_rate_at_full_buffer(params: dict, buf: str, bw: str) -> float:
-    """Mb/s of one path's FAST flows when Reno keeps a link's buffer full: at equilibrium each
-    FAST flow keeps alpha packets queued, so its rate is alpha over the queueing delay, and a
-    full buffer of B packets at C bit/s delays by B x 8 S / C (Sec 2's FAST equilibrium,
-    x = alpha / q). ``params``: a run's parameters (alpha in packets, ``n_short`` flows per
-    path, ``pkt_size`` S, the buffer ``buf`` and rate ``bw`` of the link); NaN unless alpha is
-    in packets."""
-    if params.get("alpha_unit", "packets") != "packets":
-        return float("nan")  # alpha per second: not a number of packets queued
-    size_bits = 8.0 * float(params["pkt_size"])
-    delay = float(params[buf]) * size_bits / float(params[bw])
-    return float(params["n_short"]) * float(params["alpha"]) * size_bits / delay / 1e6
-
-
 def _pick(w: pd.DataFrame, what: str, idx: int, **eq: object) -> pd.Series:
     m = (w["what"] == what) & (w["idx"] == idx)
     for k, v in eq.items():
@@ -335,8 +316,6 @@ def analyse(experiment: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, di
             numbers.update({f"check.{k}.{ONE_LONG_CHECK}": v for k, v in alt.items()})
         if experiment == "exp1":
             numbers["exp1.repetitions"] = float(w["seed"].nunique())
-            full = fast_rate_at_full_buffer(p0, "buf1", "bw1")
-            numbers.update({f"check.{k}.full_buffer": full for k in FULL_BUFFER_ROWS})
     elif experiment == "fig09":
         u = _pick(pw, "link", 1, first="short", k2=600)["util"]
         numbers["fig9.vegas_first.link1_util_at_k2_600"] = float(u.mean()) if len(u) else np.nan

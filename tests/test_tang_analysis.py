@@ -415,13 +415,3 @@ def test_table2_sensitivity_runs_are_check_values_not_numbers() -> None:
     assert main["table2.short_first.path3.mean"] == pytest.approx(70.0)
     assert alt["table2.short_first.path3.mean"] == pytest.approx(14.0)
     assert alt["table2.short_first.path3.sd"] == pytest.approx(2.0**0.5)
-
-
-def test_fast_rate_at_full_buffer_by_hand() -> None:
-    """800 packets of 1500 bytes at 110 Mb/s delay 87.27 ms; 2 flows x 50 packets over that:
-    2 x 50 x 12000 bit / 0.08727 s = 13.75 Mb/s."""
-    p = {"pkt_size": 1500, "buf1": 800, "bw1": 110e6, "n_short": 2, "alpha": 50}
-    assert tang.fast_rate_at_full_buffer(p, "buf1", "bw1") == pytest.approx(13.75)
-    assert tang.fast_rate_at_full_buffer({**p, "buf1": 400}, "buf1", "bw1") == pytest.approx(27.5)
-    per_second = {**p, "alpha_unit": "per_second"}
-    assert tang.fast_rate_at_full_buffer(per_second, "buf1", "bw1") != 13.75  # NaN
