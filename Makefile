@@ -34,8 +34,10 @@ diff: setup
 verify: setup
 	$(PY) -m analysis.nsio verify
 
+# the smoke report of the five papers, then its LaTeX log: no table column or line too narrow
 smoke: setup
 	$(SMK) --cores $(CORES) --config fidelity=smoke
+	$(PY) -m analysis.latex overfull paper/report-smoke.log
 
 # bench/'s Python scripts (no .py suffix) are included by pyproject.toml's extend-include
 lint: setup

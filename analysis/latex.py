@@ -1,11 +1,21 @@
 """Every piece of LaTeX the report's generated parts share: escaping, the diff and claims
 tables, the value macros, the figure environment and the trace that ends each caption. The
 diff (:mod:`analysis.compare`) and the analysis steps write no LaTeX; the report
-(:mod:`analysis.report`) and the plot modules write theirs with these."""
+(:mod:`analysis.report`) and the plot modules write theirs with these.
+
+The built report's LaTeX log is checked for text that runs into the margin or the next column
+(``make smoke`` does this after the smoke report; exit status 1 with each box named):
+
+    python -m analysis.latex overfull paper/report-smoke.log
+"""
 
 from __future__ import annotations
 
+import argparse
+import re
+import sys
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 from analysis.compare import (
     CLASSES,
@@ -37,6 +47,16 @@ def tex_escape(s: str) -> str:
         ">": r"\textgreater{}",
     }
     return "".join(repl.get(c, c) for c in s)
+
+
+def tex_breakable(s: str) -> str:
+    """``s`` escaped for a narrow paragraph (p) cell of a table: a line may break after each
+    '.' and '/' (and after '_', by the report's \\_), and the cell's first word may
+    hyphenate (TeX hyphenates no word that has no glue before it, hence the \\hspace{0pt}).
+    Keys such as ``derived.exp3.readingii.b.link1_share`` then wrap instead of running into
+    the next column."""
+    out = tex_escape(s).replace(".", r".\allowbreak{}").replace("/", r"/\allowbreak{}")
+    return r"\hspace{0pt}" + out if out else out
 
 
 #: how each class is headed in the report's tables
@@ -86,8 +106,17 @@ def tex_table(
         out.append(f"\\multicolumn{{{cols}}}{{@{{}}l}}{{\\emph{{{CLASS_HEADINGS[cls]}}}}} \\\\")
         keyed = [(items.get((r.paper, r.key), "--"), i, r) for i, r in enumerate(mine)]
         for item, _, r in sorted(keyed, key=lambda x: (x[0] == "--", x[0], x[1])):
-            cells = [r.key, item, r.published, r.regenerated, r.unit, r.tolerance]
-            line = " & ".join(tex_escape(c) for c in cells) + f" & {MARK[r.verdict]}"
+            line = " & ".join(
+                [
+                    tex_breakable(r.key),
+                    tex_breakable(item),
+                    tex_escape(r.published),
+                    tex_escape(r.regenerated),
+                    tex_breakable(r.unit),
+                    tex_breakable(r.tolerance),
+                ]
+            )
+            line += f" & {MARK[r.verdict]}"
             if ref:
                 theirs = (reference or {}).get(r.key)
                 line += (
@@ -235,7 +264,10 @@ def items_tex(items: Sequence[Sequence]) -> str:
         "This section regenerates the following items (the paper's items table, "
         "\\texttt{items} in its configuration file):",
         "",
-        r"\begin{longtable}{@{}llp{0.42\linewidth}lp{0.2\linewidth}@{}}",
+        # every column wraps, so that long item and step names stay on the page
+        r"\begingroup\setlength{\tabcolsep}{4pt}",
+        r"\begin{longtable}{@{}p{0.14\linewidth}p{0.08\linewidth}p{0.36\linewidth}"
+        r"p{0.12\linewidth}p{0.2\linewidth}@{}}",
         r"\toprule item & kind & title & step & experiments \\ \midrule\endhead",
     ]
     for name, kind, title, step, experiments in items:
@@ -243,7 +275,43 @@ def items_tex(items: Sequence[Sequence]) -> str:
             exps = "the other steps' tables"
         else:
             exps = ", ".join(experiments) if experiments else "none: the model only"
-        cells = [name, kind, title, step, exps]
-        out.append(" & ".join(tex_escape(str(c)) for c in cells) + r" \\")
-    out += [r"\bottomrule", r"\end{longtable}", ""]
+        cells = [tex_breakable(str(c)) for c in (name, kind, title, step, exps)]
+        cells[2] = tex_escape(str(title))  # prose: it wraps at its spaces
+        out.append(" & ".join(cells) + r" \\")
+    out += [r"\bottomrule", r"\end{longtable}", r"\endgroup", ""]
     return "\n".join(out)
+
+
+#: a box TeX could not fit in its line or column, as the log reports it
+OVERFULL = re.compile(r"^Overfull \\[hv]box \(.*$", re.MULTILINE)
+
+
+def overfull_boxes(log: str) -> list[str]:
+    """The log line of every overfull box a LaTeX log reports (its width over and its source
+    lines): text that ran into the margin or into the next column of a table."""
+    return OVERFULL.findall(log)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="check a built report's LaTeX log")
+    sub = ap.add_subparsers(dest="command", required=True)
+    ov = sub.add_parser("overfull", help="exit 1 naming every overfull box of the logs")
+    ov.add_argument("logs", type=Path, nargs="+")
+    a = ap.parse_args(argv)
+    found = 0
+    for log in a.logs:
+        if not log.is_file():
+            ap.error(f"{log}: no such LaTeX log (build the report first)")
+        # TeX writes its log in the input's bytes, which need not be UTF-8
+        for line in overfull_boxes(log.read_text(encoding="latin-1")):
+            print(f"{log}: {line}", file=sys.stderr)
+            found += 1
+    if found:
+        print(f"{found} overfull boxes: a table column or a line is too narrow", file=sys.stderr)
+        return 1
+    print(f"no overfull box in {', '.join(map(str, a.logs))}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

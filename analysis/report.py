@@ -32,7 +32,7 @@ from analysis.compare import (
     read_csv,
     status_counts,
 )
-from analysis.latex import CLASS_HEADINGS, tex_escape
+from analysis.latex import CLASS_HEADINGS, tex_breakable, tex_escape
 
 
 def _value_text(v: object) -> str:
@@ -44,12 +44,13 @@ def _value_text(v: object) -> str:
 def assumptions_tex(rows: Sequence[Sequence]) -> str:
     """The parameters a paper does not state: (name, value, status, reason) rows."""
     out = [
-        r"\begin{longtable}{@{}lrlp{0.5\linewidth}@{}}",
+        r"\begin{longtable}{@{}p{0.26\linewidth}p{0.1\linewidth}lp{0.42\linewidth}@{}}",
         r"\toprule parameter & value & status & reason \\ \midrule\endhead",
     ]
     for name, value, status, reason in rows:
         out.append(
-            f"\\texttt{{{tex_escape(name)}}} & {tex_escape(_value_text(value))} & {status} & "
+            f"\\texttt{{{tex_breakable(name)}}} & {tex_breakable(_value_text(value))} & "
+            f"{status} & "
             f"{tex_escape(reason)} \\\\"
         )
     out += [r"\bottomrule", r"\end{longtable}", ""]
@@ -190,8 +191,12 @@ def why_tex(rows: Sequence[Row], diagnoses: Mapping[tuple[str, str], dg.Diagnosi
                 check += r", \textbf{unexplained}"
             out.append(
                 " & ".join(
-                    tex_escape(x)
-                    for x in (r.key, r.published, r.regenerated or "--", r.diagnosis or "none")
+                    [
+                        tex_breakable(r.key),
+                        tex_escape(r.published),
+                        tex_escape(r.regenerated or "--"),
+                        tex_breakable(r.diagnosis or "none"),
+                    ]
                 )
                 + f" & {tex_escape(r.check_value or '--')} & {check} \\\\"
             )

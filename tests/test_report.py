@@ -129,7 +129,7 @@ def test_why_table_lists_every_row_not_reproduced_with_its_check(tmp_path: Path)
     tex = report.why_tex(rows, diags)
     assert "ok\\_row" not in tex and "ok_row" not in tex
     assert "eq. 1 misses the number" in tex and "check.a contradicts" in tex
-    line_b = next(line for line in tex.splitlines() if line.startswith("b &"))
+    line_b = next(line for line in tex.splitlines() if line.startswith(r"\hspace{0pt}b &"))
     assert "none" in line_b and r"\textbf{unexplained}" in line_b
     assert report.why_tex([rows[0]], diags).startswith("Every number")
 
@@ -156,7 +156,11 @@ def test_diff_rows_are_grouped_by_the_items_that_show_them() -> None:
         Row("p", "b", "s", "1", "2", "", "abs 0", "off", "published-result"),
     ]
     tex = latex.tex_table(rows, report.row_items(mine, steps))
-    body = [line.split(" & ")[:2] for line in tex.splitlines() if line.count(" & ") >= 6]
+    body = [
+        [c.removeprefix(r"\hspace{0pt}") for c in line.split(" & ")[:2]]
+        for line in tex.splitlines()
+        if line.count(" & ") >= 6
+    ]
     assert body[1:] == [["b", "fig06"], ["a", "fig11, fig12"], ["z", "--"]]
 
 
@@ -207,7 +211,11 @@ def test_diff_table_shows_the_reference_beside_its_own() -> None:
     assert [(o.key, t.verdict) for o, t in reference.moved(own, ref)] == [("a", "ok")]
     tex = latex.tex_table(own, None, ref.by_key(), "paper")
     assert "verdict & at paper & verdict" in tex
-    lines = {line.split(" & ")[0]: line for line in tex.splitlines() if line.count(" & ") == 8}
+    lines = {
+        line.split(" & ")[0].removeprefix(r"\hspace{0pt}"): line
+        for line in tex.splitlines()
+        if line.count(" & ") == 8
+    }
     assert lines["a"].endswith(r"\textbf{off} & 1.02 & \textsc{ok} \\")
     assert lines["c"].endswith(r"\textsc{ok} & -- & -- \\")
     note = latex.reference_note(META, own, theirs, reference.moved(own, ref))
@@ -408,3 +416,34 @@ def test_a_batch_of_unknown_steps_stops_before_any_run(capsys: pytest.CaptureFix
     err = capsys.readouterr().err
     assert "tang has no step fig99 at paper fidelity; its steps: exp1 exp2" in err
     assert not list(Path("logs").glob("paper-fidelity-tang-paper.exp1+fig99*"))
+
+
+def test_a_narrow_cell_may_break_after_dots_slashes_and_hyphenate() -> None:
+    """tex_breakable escapes as tex_escape does, lets a line break after each '.' and '/'
+    (the report's \\_ breaks after '_') and lets the cell's first word hyphenate."""
+    cell = latex.tex_breakable("derived.exp3/rho_1&%")
+    assert cell == (r"\hspace{0pt}derived.\allowbreak{}exp3/\allowbreak{}rho\_1\&\%")
+    assert latex.tex_breakable("") == ""
+
+
+LOG = """(./generated/smoke/tang/assumptions.tex
+Overfull \\hbox (7.93846pt too wide) in alignment at lines 1--2
+ [] [] [] []
+Underfull \\hbox (badness 10000) in paragraph at lines 14--15
+Overfull \\vbox (3.1pt too high) has occurred while \\output is active
+"""
+
+
+def test_the_log_check_names_every_overfull_box_and_no_underfull(tmp_path: Path) -> None:
+    assert latex.overfull_boxes(LOG) == [
+        "Overfull \\hbox (7.93846pt too wide) in alignment at lines 1--2",
+        "Overfull \\vbox (3.1pt too high) has occurred while \\output is active",
+    ]
+    clean = tmp_path / "clean.log"
+    clean.write_text(LOG.replace("Overfull", "Underfull"))
+    bad = tmp_path / "bad.log"
+    bad.write_text(LOG)
+    assert latex.main(["overfull", str(clean)]) == 0
+    assert latex.main(["overfull", str(clean), str(bad)]) == 1
+    with pytest.raises(SystemExit):
+        latex.main(["overfull", str(tmp_path / "none.log")])

@@ -18,6 +18,7 @@ import pytest
 from conftest import copy_report_sources  # one definition, shared with bench/ and tests/cluster/
 
 from analysis import config as conf
+from analysis import latex
 from tests.faults.inject import processes_in  # one definition, shared with the fault injection
 
 RUNS = ["n1_s1", "n10_s1"]
@@ -521,6 +522,14 @@ def test_the_report_is_byte_reproducible(floyd_smoke: Path) -> None:
     )  # fmt: skip
     assert other.returncode == 0, other.stdout[-2000:]
     assert (floyd_smoke / "paper" / "other.pdf").read_bytes() != first
+
+
+def test_the_report_has_no_overfull_box(floyd_smoke: Path) -> None:
+    """Every table column of the built report holds its cells and no line runs into the
+    margin: its LaTeX log reports no overfull box (analysis.latex overfull, which make smoke
+    runs on the five papers' report)."""
+    log = (floyd_smoke / "paper" / "report-smoke.log").read_text(encoding="latin-1")
+    assert latex.overfull_boxes(log) == []
 
 
 def test_a_second_snakemake_changes_nothing_of_a_running_one(clean_copy: Path) -> None:

@@ -28,7 +28,7 @@ from analysis import akella2002 as ak
 from analysis import cli
 from analysis.akella2002_search import PAPER
 from analysis.compare import Published, load_originals
-from analysis.latex import tex_escape
+from analysis.latex import tex_breakable, tex_escape
 from analysis.outputs import write_claims, write_numbers, write_tidy
 from analysis.plots.common import figure_tex, save
 
@@ -417,13 +417,13 @@ def settings_tex(config: Mapping) -> str:
             grids = d["fidelity"]
             break
     rows = [
-        r"\begin{longtable}{@{}p{0.27\linewidth}rlp{0.5\linewidth}@{}}",
+        r"\begin{longtable}{@{}p{0.25\linewidth}p{0.1\linewidth}lp{0.45\linewidth}@{}}",
         r"\toprule setting & value & status & reason or source \\ \midrule\endhead",
     ]
     for k, (v, status, why) in sorted(seen.items()):
         rows.append(
-            f"\\texttt{{{tex_escape(k)}}} & {tex_escape(str(v))} & {status} & {tex_escape(why)} "
-            "\\\\"
+            f"\\texttt{{{tex_breakable(k)}}} & {tex_breakable(str(v))} & {status} & "
+            f"{tex_escape(why)} \\\\"
         )
     for fid, g in grids.items():
         text = ", ".join(f"{k} {v}" for k, v in g.items())
