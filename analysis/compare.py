@@ -35,6 +35,7 @@ import math
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
 import yaml
@@ -230,6 +231,38 @@ def fmt_regen(text: str | None) -> str:
     except ValueError:
         return text
     return f"{x:.6g}"
+
+
+def decimals(x: float) -> int:
+    """The decimal places of a number as the paper's originals hold it (its shortest form
+    that reads back as itself: 0.95 -> 2, 400 and 400.0 -> 0, 1e-05 -> 5). YAML keeps no
+    trailing zero (9.30 is 9.3), so this is the least precision the paper gave."""
+    if float(x).is_integer():
+        return 0
+    exponent = Decimal(repr(float(x))).as_tuple().exponent
+    return max(0, -exponent) if isinstance(exponent, int) else 0
+
+
+def fmt_beside(text: str | None, pub: Published) -> str:
+    """Our value as the report's prose prints it beside the published one: to the published
+    number's decimal places (a bound's or range's most precise end), with at least two
+    significant digits so that a small value does not round to 0. A value that is no number,
+    or beside a published value that is none, is printed as the tables print it."""
+    if text is None:
+        return ""
+    try:
+        x = float(text)
+    except ValueError:
+        return text
+    ends = list(pub.published) if pub.kind == "range" else [pub.published]  # type: ignore[call-overload]
+    if not math.isfinite(x) or not all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in ends
+    ):
+        return fmt_regen(text)
+    places = max(decimals(v) for v in ends)
+    if x != 0:
+        places = max(places, 1 - math.floor(math.log10(abs(x))))
+    return f"{x:.{min(places, 6)}f}"
 
 
 def diff_rows(

@@ -26,8 +26,8 @@ from analysis.compare import (
     by_class,
     class_counts,
     counted_verdicts,
+    fmt_beside,
     fmt_published,
-    fmt_regen,
 )
 
 
@@ -195,7 +195,8 @@ def tex_macros(originals: Iterable[Published], numbers: dict[tuple[str, str], st
     """\\regen{paper}{key} and \\published{paper}{key} values for the report text."""
     out = []
     for pub in originals:
-        reg = fmt_regen(numbers.get((pub.paper, pub.key))) or "--"
+        # prose sets ours beside the published value: to its precision (compare.fmt_beside)
+        reg = fmt_beside(numbers.get((pub.paper, pub.key)), pub) or "--"
         cs = f"{pub.paper}@{pub.key}"
         out.append(f"\\expandafter\\def\\csname reportpub@{cs}\\endcsname{{{fmt_published(pub)}}}")
         out.append(f"\\expandafter\\def\\csname reportreg@{cs}\\endcsname{{{tex_escape(reg)}}}")

@@ -153,3 +153,19 @@ def test_claims_table(tmp_path: Path) -> None:
     assert tex.count(r"\textbf{fails}") == 1
     assert tex.count(r"\textit{not checked}") == 1
     assert "\f" not in tex
+
+
+def test_prose_rounds_ours_to_the_published_precision() -> None:
+    """The report's \\regen values: the published value's decimal places (a range's most
+    precise end), at least two significant digits, a non-number as it is."""
+    assert [compare.decimals(x) for x in (0.95, 400, 400.0, 1e-05, 0.125)] == [2, 0, 0, 5, 3]
+    assert compare.fmt_beside("0.907512", pub("value", 0.95, {"abs": 0.05})) == "0.91"
+    assert compare.fmt_beside("328.4", pub("value", 400, {"abs": 1})) == "328"
+    assert compare.fmt_beside("0.0499736", pub("value", 1, {"rel": 0.5})) == "0.050"
+    assert compare.fmt_beside("5.99", pub("range", [0.5, 9.25])) == "5.99"
+    assert compare.fmt_beside("0", pub("lower_bound", 2)) == "0"
+    assert compare.fmt_beside("true", pub("bool", True)) == "true"
+    assert compare.fmt_beside("1.2345678", pub("bool", True)) == "1.23457"
+    assert compare.fmt_beside(None, pub("value", 1, {"abs": 1})) == ""
+    macros = latex.tex_macros([pub("value", 0.95, {"abs": 0.05})], {("floyd1991", "k"): "0.907512"})
+    assert "reportreg@floyd1991@k\\endcsname{0.91}" in macros

@@ -552,10 +552,13 @@ def sensitivity_tex(
         out.append(r"\item none at this fidelity (a parameter needs every tested value's search)")
     out += [r"\end{itemize}", ""]
     out += [
-        r"\paragraph{Off rows blamed on unstated parameters.}",
-        r"\begin{longtable}{@{}lllrrl@{}}",
+        r"\paragraph{Off rows blamed on unstated parameters.} The rows the sensitivity design"
+        r" blames on a parameter, ours under our default and under each tested value:",
+        "",
+        # a few rows: a tabular, which (unlike a longtable) leaves room for a float above it
+        r"\noindent\begin{tabular}{@{}lllrrl@{}}",
         r"\toprule number & parameters & tolerance & published & ours (verdict) & tested values "
-        r"\\ \midrule\endhead",
+        r"\\ \midrule",
     ]
     for _, r in explains.iterrows():
         ours = _num(r["ours"]) if "ne_" in r["key"] else ak.fmt(r["ours"])
@@ -566,7 +569,7 @@ def sensitivity_tex(
         )
     out += [
         r"\bottomrule",
-        r"\end{longtable}",
+        r"\end{tabular}",
         "",
         r"\noindent " + tex_escape(ak.sensitivity_summary(explains)),
         "",
