@@ -94,7 +94,7 @@ test-faults: ns
 # in batch jobs) in scratch copies, compared byte for byte; a scancel of a running batch and
 # a SIGINT of the whole run, each rerun, on CLUSTER_FAULT_PAPERS; then Slurm down (also on
 # failure).   make test-cluster CLUSTER_PAPERS=floyd1991     one paper only
-CLUSTER_CPUS ?= 1
+CLUSTER_CPUS ?= 2
 CLUSTER_PAPERS ?= $(basename $(notdir $(wildcard config/experiments/*.yaml)))
 CLUSTER_FAULT_PAPERS ?= floyd1991
 test-cluster:

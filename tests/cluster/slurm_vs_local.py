@@ -124,6 +124,33 @@ def slurm_jobs(w: Path, states: str) -> list[tuple[str, str]]:
     return jobs
 
 
+def search_threads(w: Path) -> dict[str, int]:
+    """Each best-response search job's threads, as the Snakemake inside its Slurm job ran it
+    (the ``threads: N`` of the job's log; Snakemake prints none for 1): log file -> threads."""
+    found = {}
+    for f in sorted((w / ".snakemake" / "slurm_logs").rglob("*.log")):
+        if "rule_akella2002_search" not in f.parts:
+            continue
+        m = re.search(r"^\s*threads: (\d+)$", f.read_text(errors="replace"), re.MULTILINE)
+        found[str(f.relative_to(w))] = int(m.group(1)) if m else 1
+    return found
+
+
+def searches_get_their_threads(w: Path, want: int) -> bool:
+    """Every search job ran with ``want`` threads (ns.search_threads): the profile's cores do
+    not cap them. A search's Slurm job asks for as many CPUs (its threads: the plugin's
+    default --cpus-per-task)."""
+    got = search_threads(w)
+    if not got:
+        print("cluster: no search job log found: no search ran through Slurm")
+        return False
+    short = {f: n for f, n in got.items() if n != want}
+    for f, n in short.items():
+        print(f"cluster: {f}: search ran with {n} threads, not ns.search_threads {want}")
+    print(f"cluster: {len(got) - len(short)} of {len(got)} search jobs ran with {want} threads")
+    return not short
+
+
 def summaries(w: Path, papers: list[str]) -> dict[str, int]:
     """Every finished ns run's summary.json -> its mtime (ns); not those of a run folder
     nsrun set aside as failed (<run>.failed: cut after ns wrote its summary)."""
@@ -255,6 +282,9 @@ def main() -> int:
         sbatch = len(re.findall(r"submitted with SLURM jobid", (logs / "slurm.log").read_text()))
         print(f"cluster: Slurm smoke run: {n} jobs ({sbatch} sbatch jobs), {t:.0f} s", flush=True)
         ok = same("Slurm vs local", want, outputs(slurm, a.papers))
+        if "akella2002" in a.papers:
+            threads = conf.load([ROOT / "config" / "config.yaml"])["ns"]["search_threads"]
+            ok = searches_get_their_threads(slurm, threads) and ok
 
         if not a.fault_papers:
             print("cluster: " + ("byte-identical" if ok else "FAILED") + " (no fault runs)")
