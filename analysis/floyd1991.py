@@ -248,15 +248,11 @@ def analyse(figure: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict[s
             numbers[MODE_CHECK] = most_common_drops(tidy)
         if figure == "fig12":
             numbers[F_CHECK] = paper_f_excess(tidy)
-            # Fit the mean ratio per s_t bin (width 0.025) rather than every point: a few
-            # periods where connection 0 sent almost nothing have ratios of 50-150 and
-            # would otherwise decide the fit alone. (The paper does not say how it fitted.)
-            d = tidy[tidy["ratio"].notna() & (tidy["s_t"] > 0)]
-            b = d.groupby((d["s_t"] // 0.025) * 0.025 + 0.0125)["ratio"].agg(["mean", "size"])
-            b = b[b["size"] >= 3]
+            b = ratio_bins(tidy)
             if len(b) >= 4:
                 e = models.fit_exponential(b.index.to_numpy(), b["mean"].to_numpy())
                 q = models.fit_inverse_sqrt(b.index.to_numpy(), b["mean"].to_numpy())
+                m = models.fit_inverse_sqrt(b.index.to_numpy(), b["median"].to_numpy())
                 numbers.update(
                     {
                         "fig12.fit_exponential.a": e.a,
@@ -264,10 +260,30 @@ def analyse(figure: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict[s
                         "fig12.fit_exponential.c": e.c,
                         "fig12.fit_sqrt.a": q.a,
                         "fig12.fit_sqrt.b": q.b,
+                        f"{SQRT_MEDIAN_CHECK}.a": m.a,
+                        f"{SQRT_MEDIAN_CHECK}.b": m.b,
                     }
                 )
         return tidy, numbers
     raise ValueError(f"unknown Floyd 1991 figure '{figure}'")
+
+
+#: the check of the inverse-square-root fit rows' diagnosis: the fit to each bin's median
+SQRT_MEDIAN_CHECK = "check.fig12.fit_sqrt.median_bins"
+
+
+def ratio_bins(t: pd.DataFrame, width: float = 0.025, least: int = 3) -> pd.DataFrame:
+    """Figure 12's points (connection 0's throughput share s_t at a gateway in a period, and
+    its drop share over its throughput share) in s_t bins of ``width``, each bin's centre
+    with the mean and the median ratio and its number of points; bins with fewer than
+    ``least`` points are left out. The fits are made to these (the paper does not say how it
+    fitted): to every point, a few periods where connection 0 sent almost nothing (ratios of
+    50 to over 1,000) would decide a fit alone. Our rows fit the means; the diagnosis of the
+    inverse-square-root rows checks a fit to the medians, which such periods move less."""
+    d = t[t["ratio"].notna() & (t["s_t"] > 0)]
+    centre = (d["s_t"] // width) * width + width / 2
+    b = d.groupby(centre)["ratio"].agg(["mean", "median", "size"])
+    return b[b["size"] >= least]
 
 
 #: one-sided level of the test that connection 0 is below 1/n of connection 1 (one_over_n)

@@ -262,3 +262,36 @@ def test_most_common_drops_is_the_mode_not_the_median() -> None:
     assert float(t["drops"].median()) == 4.0
     assert floyd1991.most_common_drops(pd.DataFrame({"drops": [2, 2, 5, 5]})) == 2.0
     assert np.isnan(floyd1991.most_common_drops(pd.DataFrame({"drops": []})))
+
+
+def test_ratio_bins_give_each_bins_mean_and_median() -> None:
+    """Figure 12's bins: 0.025 wide, centred, bins of fewer than 3 points left out; one period
+    where connection 0 sent almost nothing moves its bin's mean (101), not its median (2)."""
+    t = pd.DataFrame(
+        {
+            "s_t": [0.01, 0.012, 0.02, 0.305, 0.31, 0.32, 0.6, 0.0, 0.5],
+            "ratio": [1.0, 2.0, 300.0, 1.0, 1.5, 2.0, 7.0, 9.0, np.nan],
+        }
+    )
+    b = floyd1991.ratio_bins(t)
+    assert b.index.tolist() == pytest.approx([0.0125, 0.3125])
+    assert b["mean"].tolist() == pytest.approx([101.0, 1.5])
+    assert b["median"].tolist() == pytest.approx([2.0, 1.5])
+    assert b["size"].tolist() == [3, 3]
+
+
+def test_the_median_fit_check_recovers_a_curve_the_means_miss() -> None:
+    """Points on y = -1.19 + 1.548 / sqrt(x) in five bins, each bin with one outlier period:
+    the fit to the medians (the diagnosis's check) gives the curve back; the fit to the means
+    (our rows) does not."""
+    centres = np.array([0.0625, 0.1125, 0.2125, 0.3125, 0.4125])
+    y = -1.19 + 1.548 / np.sqrt(centres)
+    s_t = np.repeat(centres, 3)
+    ratio = np.repeat(y, 3)
+    ratio[::3] += 40.0 * np.arange(1, 6)  # one outlier per bin, larger in each
+    b = floyd1991.ratio_bins(pd.DataFrame({"s_t": s_t, "ratio": ratio}))
+    m = floyd1991.models.fit_inverse_sqrt(b.index.to_numpy(), b["median"].to_numpy())
+    q = floyd1991.models.fit_inverse_sqrt(b.index.to_numpy(), b["mean"].to_numpy())
+    numbers = {"a": m.a, "b": m.b}
+    assert numbers == pytest.approx({"a": -1.19, "b": 1.548})
+    assert abs(q.a + 1.19) > 0.3 * 1.19
