@@ -85,6 +85,22 @@ def reference_path(paper: str, fidelity: str) -> str:
     return f"{REFERENCE_DIR}/{paper}-{fidelity}.csv"
 
 
+#: which recorded run a report shows beside its own verdicts, the first one recorded: the run
+#: at paper fidelity (the papers' own run counts) for a build at any other fidelity
+SHOWN_ORDER = ("paper", "quick", "smoke")
+
+
+def shown_reference(root: Path, paper: str, fidelity: str) -> str | None:
+    """The reference (its path relative to ``root``) that a report built at ``fidelity`` sets
+    beside its own verdicts for ``paper``: the first of :data:`SHOWN_ORDER` at another
+    fidelity that is recorded; None when no other fidelity is."""
+    for fid in SHOWN_ORDER:
+        path = reference_path(paper, fid)
+        if fid != fidelity and (root / path).is_file():
+            return path
+    return None
+
+
 def write(ref: Reference, out: Path) -> None:
     missing = [k for k in META if not str(ref.meta.get(k, "")).strip()]
     if missing:

@@ -1,4 +1,5 @@
 # The diff against the papers and the LaTeX report.
+from analysis import reference
 from analysis.report import report_params
 
 def report_parts(paper: str) -> list[str]:
@@ -60,14 +61,10 @@ rule diff:
 
 
 def references() -> list[str]:
-    """The recorded runs of the report's papers at another fidelity (paper/reference/), shown
-    beside this build's verdicts."""
-    return sorted(
-        str(f)
-        for p in PAPERS
-        for f in Path("paper/reference").glob(f"{p}-*.csv")
-        if f.name != f"{p}-{FIDELITY}.csv"
-    )
+    """The recorded run of each of the report's papers shown beside this build's verdicts: the
+    one at paper fidelity, or at quick for a paper-fidelity build (analysis.reference)."""
+    shown = (reference.shown_reference(Path("."), p, FIDELITY) for p in PAPERS)
+    return [r for r in shown if r]
 
 
 # The chapter beyond the papers (analysis/beyond.py): the papers' stress tests behind today's

@@ -447,3 +447,19 @@ def test_the_log_check_names_every_overfull_box_and_no_underfull(tmp_path: Path)
     assert latex.main(["overfull", str(clean), str(bad)]) == 1
     with pytest.raises(SystemExit):
         latex.main(["overfull", str(tmp_path / "none.log")])
+
+
+def test_a_report_shows_one_reference_per_paper_the_paper_run_first(tmp_path: Path) -> None:
+    """With references at quick and at paper, a smoke or quick build shows the paper one and a
+    paper build the quick one; none recorded at another fidelity: none."""
+    ref = tmp_path / reference.REFERENCE_DIR
+    ref.mkdir(parents=True)
+    assert reference.shown_reference(tmp_path, "gao", "smoke") is None
+    (ref / "gao-quick.csv").write_text("")
+    assert reference.shown_reference(tmp_path, "gao", "smoke") == "paper/reference/gao-quick.csv"
+    assert reference.shown_reference(tmp_path, "gao", "quick") is None
+    (ref / "gao-paper.csv").write_text("")
+    assert reference.shown_reference(tmp_path, "gao", "smoke") == "paper/reference/gao-paper.csv"
+    assert reference.shown_reference(tmp_path, "gao", "quick") == "paper/reference/gao-paper.csv"
+    assert reference.shown_reference(tmp_path, "gao", "paper") == "paper/reference/gao-quick.csv"
+    assert reference.shown_reference(tmp_path, "tang", "smoke") is None
