@@ -185,7 +185,16 @@ def disturb(w: Path, paper: list[str], log: Path, after: int, mid: float, how: s
     behind. Returns what was done, for the log."""
     cmd = smoke(paper, "--profile", "profiles/slurm", "--retries", "0")
     with log.open("w") as fh:
-        proc = subprocess.Popen(cmd, cwd=w, stdout=fh, stderr=subprocess.STDOUT)
+        # Snakemake gets SIGINT's default disposition, as from a terminal: this test started
+        # in the background of a non-interactive shell inherits SIGINT ignored, and Python
+        # then raises no KeyboardInterrupt (the cut run went on to its end, exit 0)
+        proc = subprocess.Popen(
+            cmd,
+            cwd=w,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
     done = ""
     end = time.monotonic() + 3600
     first_seen: dict[str, float] = {}  # running batch job -> when it was first seen running
