@@ -223,14 +223,19 @@ def fmt_published(pub: Published) -> str:
     return f"{v:g}" if isinstance(v, (int, float)) else str(v)
 
 
+def _number(text: str) -> float | None:
+    """A value's text as a number; None for one that is none (a bool, a word)."""
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def fmt_regen(text: str | None) -> str:
     if text is None:
         return ""
-    try:
-        x = float(text)
-    except ValueError:
-        return text
-    return f"{x:.6g}"
+    x = _number(text)
+    return text if x is None else f"{x:.6g}"
 
 
 def decimals(x: float) -> int:
@@ -250,9 +255,8 @@ def fmt_beside(text: str | None, pub: Published) -> str:
     or beside a published value that is none, is printed as the tables print it."""
     if text is None:
         return ""
-    try:
-        x = float(text)
-    except ValueError:
+    x = _number(text)
+    if x is None:
         return text
     ends = list(pub.published) if pub.kind == "range" else [pub.published]  # type: ignore[call-overload]
     if not math.isfinite(x) or not all(
