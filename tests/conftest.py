@@ -7,6 +7,7 @@ import importlib.util
 import inspect
 import os
 import shutil
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -52,6 +53,14 @@ PROJECT_FILES = [
     "profiles",
     "report",
 ]
+
+
+def sigint_default() -> None:
+    """``preexec_fn`` of a Snakemake that a test stops with Ctrl-C (SIGINT): SIGINT's default
+    disposition, as from a terminal. A test run from the background of a non-interactive
+    shell inherits SIGINT ignored, and a Python started so raises no KeyboardInterrupt: the
+    interrupted Snakemake would go on to its end."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def make_project_copy(root: Path, w: Path, report: bool = False) -> Path:

@@ -22,6 +22,7 @@ import pytest
 from analysis import akella2002_search as aks
 from analysis import config as conf
 from analysis.stats import intervals_overlap, mean_ci
+from tests.conftest import sigint_default
 from tests.test_akella2002_analysis import spec as analysis_spec
 
 #: per-run deviations of F_n's goodput (Mbps), the same at every candidate (common random
@@ -407,7 +408,8 @@ def test_a_cancelled_search_job_resumes_to_the_same_record(project_copy: Path) -
     smk = Path(sys.executable).with_name("snakemake")
     cmd = [str(smk), "--cores", "2", "--config", "papers=[akella2002]", "fidelity=smoke", "--"]
     proc = subprocess.Popen([*cmd, *target], cwd=w, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+                            stderr=subprocess.DEVNULL, start_new_session=True,
+                            preexec_fn=sigint_default)  # fmt: skip
     points = w / aks.POINTS_ROOT
     deadline = time.monotonic() + 300
     while len(list(points.rglob("summary.json"))) < 6:

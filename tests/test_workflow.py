@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import copy_report_sources  # one definition, shared with bench/ and tests/cluster/
+from conftest import copy_report_sources, sigint_default  # shared with bench/, tests/cluster/
 
 from analysis import config as conf
 from analysis import latex
@@ -47,7 +47,12 @@ def _snakemake(
     ]
     if not wait:
         return subprocess.Popen(
-            cmd, cwd=w, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+            cmd,
+            cwd=w,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=sigint_default,
         )
     return subprocess.run(cmd, cwd=w, capture_output=True, text=True, timeout=300)
 
@@ -172,7 +177,12 @@ def _smk(
     cmd += args
     if not wait:
         return subprocess.Popen(
-            cmd, cwd=w, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+            cmd,
+            cwd=w,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=sigint_default,
         )
     return subprocess.run(cmd, cwd=w, capture_output=True, text=True, timeout=600)
 

@@ -37,7 +37,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
-from conftest import make_project_copy  # noqa: E402
+from conftest import make_project_copy, sigint_default  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
 from analysis import config as conf  # noqa: E402
@@ -185,15 +185,8 @@ def disturb(w: Path, paper: list[str], log: Path, after: int, mid: float, how: s
     behind. Returns what was done, for the log."""
     cmd = smoke(paper, "--profile", "profiles/slurm", "--retries", "0")
     with log.open("w") as fh:
-        # Snakemake gets SIGINT's default disposition, as from a terminal: this test started
-        # in the background of a non-interactive shell inherits SIGINT ignored, and Python
-        # then raises no KeyboardInterrupt (the cut run went on to its end, exit 0)
         proc = subprocess.Popen(
-            cmd,
-            cwd=w,
-            stdout=fh,
-            stderr=subprocess.STDOUT,
-            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+            cmd, cwd=w, stdout=fh, stderr=subprocess.STDOUT, preexec_fn=sigint_default
         )
     done = ""
     end = time.monotonic() + 3600
