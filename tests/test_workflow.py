@@ -24,6 +24,19 @@ from tests.faults.inject import processes_in  # one definition, shared with the 
 RUNS = ["n1_s1", "n10_s1"]
 
 
+def _background(cmd: list[str], w: Path) -> subprocess.Popen:
+    """A Snakemake in the copy that the test goes on beside and may stop with Ctrl-C: its own
+    process group, SIGINT's default disposition, no output kept."""
+    return subprocess.Popen(
+        cmd,
+        cwd=w,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        preexec_fn=sigint_default,
+    )
+
+
 def _summary(w: Path, run: str) -> Path:
     return w / "results" / "floyd1991" / "fig02" / "smoke" / run / "summary.json"
 
@@ -46,14 +59,7 @@ def _snakemake(
         *targets,
     ]
     if not wait:
-        return subprocess.Popen(
-            cmd,
-            cwd=w,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-            preexec_fn=sigint_default,
-        )
+        return _background(cmd, w)
     return subprocess.run(cmd, cwd=w, capture_output=True, text=True, timeout=300)
 
 
@@ -176,14 +182,7 @@ def _smk(
     cmd = [str(smk), f"--cores={cores}", "--config", "fidelity=smoke", 'papers=["floyd1991"]']
     cmd += args
     if not wait:
-        return subprocess.Popen(
-            cmd,
-            cwd=w,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-            preexec_fn=sigint_default,
-        )
+        return _background(cmd, w)
     return subprocess.run(cmd, cwd=w, capture_output=True, text=True, timeout=600)
 
 
