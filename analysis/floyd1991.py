@@ -277,9 +277,10 @@ def ratio_bins(t: pd.DataFrame, width: float = 0.025, least: int = 3) -> pd.Data
     its drop share over its throughput share) in s_t bins of ``width``, each bin's centre
     with the mean and the median ratio and its number of points; bins with fewer than
     ``least`` points are left out. The fits are made to these (the paper does not say how it
-    fitted): to every point, a few periods where connection 0 sent almost nothing (ratios of
-    50 to over 1,000) would decide a fit alone. Our rows fit the means; the diagnosis of the
-    inverse-square-root rows checks a fit to the medians, which such periods move less."""
+    fitted): to every point, a few periods where connection 0 sent almost nothing (one drop
+    over a throughput share near 0: very large ratios) would decide a fit alone. Our rows fit
+    the means; the diagnosis of the inverse-square-root rows checks a fit to the medians,
+    which such periods move less."""
     d = t[t["ratio"].notna() & (t["s_t"] > 0)]
     centre = (d["s_t"] // width) * width + width / 2
     b = d.groupby(centre)["ratio"].agg(["mean", "median", "size"])
