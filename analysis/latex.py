@@ -276,8 +276,9 @@ def items_tex(items: Sequence[Sequence]) -> str:
             exps = "the other steps' tables"
         else:
             exps = ", ".join(experiments) if experiments else "none: the model only"
-        cells = [tex_breakable(str(c)) for c in (name, kind, title, step, exps)]
-        cells[2] = tex_escape(str(title))  # prose: it wraps at its spaces
+        # the title is prose, which wraps at its spaces; the names may need breaks
+        cells = [tex_breakable(str(name)), tex_breakable(str(kind)), tex_escape(str(title))]
+        cells += [tex_breakable(str(step)), tex_breakable(exps)]
         out.append(" & ".join(cells) + r" \\")
     out += [r"\bottomrule", r"\end{longtable}", r"\endgroup", ""]
     return "\n".join(out)

@@ -4,7 +4,9 @@ job logs say were restored from the run store count as restored."""
 
 from __future__ import annotations
 
-from tests.cluster.slurm_vs_local import is_batch, restored_runs, same
+from pathlib import Path
+
+from tests.cluster.slurm_vs_local import is_batch, restored_runs, same, searches_get_their_threads
 
 
 def test_same_fails_on_any_difference() -> None:
@@ -30,3 +32,17 @@ def test_only_batch_jobs_are_cut() -> None:
     assert is_batch("rule_sims_akella2002_point_b1_sim")
     assert not is_batch("rule_sim_wildcards_floyd1991_fig04_smoke_n3_s1")
     assert not is_batch("rule_analyse_wildcards_floyd1991_analysis")
+
+
+def test_a_search_job_that_ran_with_fewer_threads_fails_the_check(tmp_path: Path) -> None:
+    """Each search job's Slurm log says its threads (Snakemake prints none for 1): every one
+    at ns.search_threads passes, one below fails, none found fails."""
+    logs = tmp_path / ".snakemake" / "slurm_logs" / "rule_akella2002_search"
+    assert not searches_get_their_threads(tmp_path, 2)  # no search ran through Slurm
+    (logs / "a").mkdir(parents=True)
+    (logs / "a" / "11.log").write_text("rule akella2002_search:\n    threads: 2\n")
+    (logs / "b").mkdir()
+    (logs / "b" / "12.log").write_text("rule akella2002_search:\n    threads: 2\n")
+    assert searches_get_their_threads(tmp_path, 2)
+    (logs / "b" / "12.log").write_text("rule akella2002_search:\n    jobid: 5\n")  # 1 thread
+    assert not searches_get_their_threads(tmp_path, 2)
