@@ -65,75 +65,57 @@ SOURCE_DATE_EPOCH = (
 )
 PAPERS = conf.papers(config)  # config papers, else every config/experiments/<paper>.yaml
 TCL_LIB = sorted(str(p) for p in Path("tcl/lib").glob("*.tcl"))
-NSRUN = "analysis/nsrun.py"
-# the group of every rule that makes ns runs: ignored locally; on a cluster
-# (profiles/slurm: group-components) that many of its jobs go out as one batch job, and a
-# batch that fails loses no finished run (analysis/nsrun.py: the run store)
-SIM_GROUP = "sims"
+NSRUN = ["analysis/nsrun.py", "analysis/nsbatch.py"]
 ITEMS = {p: conf.items(config, p) for p in PAPERS}
 
 # What a paper's own rules file (rules/<paper>.smk) sets where it differs from the shared
 # rules (rules/common.smk); Akella et al. keep their runs as shared points:
 #   EXPERIMENT_FILES[paper](experiment) -> the files a step reads for one experiment
 #   EXPERIMENT_ACTIVE[paper](experiment) -> whether the experiment is made at this fidelity
-#   RUN_ARGS_OF[paper](summary.json) -> the parameters its run is made with
+#   RUNS_OF[paper](experiment) -> the experiment's runs: [(folder, ns parameters)]
+#   LOCK_WAIT[paper] -> seconds a job waits for a run another job is making (then reused)
 #   REPORT_EXTRA[paper] -> further files of the paper in the report
 EXPERIMENT_FILES: dict = {}
 EXPERIMENT_ACTIVE: dict = {}
-RUN_ARGS_OF: dict = {}
+RUNS_OF: dict = {}
+LOCK_WAIT: dict = {}
 REPORT_EXTRA: dict[str, list[str]] = {p: [] for p in PAPERS}
 
 
-# one experiment's runs, by run id, computed once per Snakemake process (the config is fixed
-# once loaded): input and params functions ask for them once per job, and recomputing (and
+# one experiment's runs, computed once per Snakemake process (the config is fixed once
+# loaded): input and params functions ask for them once per job, and recomputing (and
 # rechecking) every run of the experiment each time made building the DAG quadratic in runs
-_RUNS: dict[tuple[str, str], dict] = {}
+_RUNS: dict[tuple[str, str], list] = {}
 
 
-def runs_by_id(paper: str, experiment: str) -> dict:
+def experiment_runs(paper: str, experiment: str) -> list:
+    """The runs of one experiment at this fidelity: [(folder, {key: ns value})], in the
+    config's order."""
     key = (paper, experiment)
     if key not in _RUNS:
-        _RUNS[key] = {r.run_id: r for r in conf.runs(config, paper, experiment, FIDELITY)}
+        if paper in RUNS_OF:
+            _RUNS[key] = RUNS_OF[paper](experiment)
+        else:
+            _RUNS[key] = [
+                (
+                    f"results/{paper}/{experiment}/{FIDELITY}/{r.run_id}",
+                    {k: nsrun.format_value(v) for k, v in r.params.items()},
+                )
+                for r in conf.runs(config, paper, experiment, FIDELITY)
+            ]
     return _RUNS[key]
 
 
-def runs_of(paper: str, experiment: str) -> list:
-    return list(runs_by_id(paper, experiment).values())
+def runs_index(paper: str, experiment: str) -> str:
+    """The index of an experiment's runs (analysis.nsbatch): the one output of its job."""
+    return f"results/{paper}/{experiment}/{FIDELITY}/runs.json"
 
 
-def run_summaries(paper: str, experiment: str) -> list[str]:
-    return [
-        f"results/{paper}/{experiment}/{FIDELITY}/{r.run_id}/summary.json"
-        for r in runs_of(paper, experiment)
-    ]
-
-
-def run_args(paper: str, experiment: str, run_id: str) -> str:
-    r = runs_by_id(paper, experiment).get(run_id)
-    if r is not None:
-        return " ".join(f"{k}={nsrun.format_value(v)}" for k, v in r.params.items())
-    raise ValueError(f"{paper}/{experiment}: no run '{run_id}' at fidelity {FIDELITY}")
-
-
-def summary_args(path: str) -> str:
-    parts = Path(path).parts
-    if parts[1] in RUN_ARGS_OF:
-        return RUN_ARGS_OF[parts[1]](path)
-    _, paper, experiment, fidelity, run_id, _ = parts
-    assert fidelity == FIDELITY, path
-    return run_args(paper, experiment, run_id)
-
-
-def runs_pin(files) -> str:
-    """A digest of the parameters of every run among ``files`` (their summary.json), for the
-    params of each step that reads runs: a changed parameter reruns the step and so remakes
-    its missing runs. (Snakemake does not remake a missing input of a job whose output is up
-    to date: without this, a run killed after its parameters changed was never redone, and
-    the step's output stayed from the old parameters.)"""
-    h = hashlib.sha256()
-    for f in sorted(str(f) for f in files if str(f).endswith("/summary.json")):
-        h.update(f"{f} {summary_args(f)}\n".encode())
-    return h.hexdigest()[:16]
+def summaries(index: str) -> list[str]:
+    """The summary.json of every run an index lists (from the config, not the file: known
+    before the runs are made)."""
+    _, paper, experiment, _, _ = Path(index).parts
+    return [f"{out}/summary.json" for out, _ in experiment_runs(paper, experiment)]
 
 
 include: "rules/ns2.smk"

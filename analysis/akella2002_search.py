@@ -34,9 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import re
-import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -45,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from analysis import config as conf
-from analysis import nsio, nsrun
+from analysis import nsbatch, nsio, nsrun
 from analysis.cli import params_json
 from analysis.nsrun import format_value
 from analysis.stats import Interval, intervals_overlap, mean_ci, paired_below
@@ -55,15 +53,6 @@ FAMILY = "dumbbell"
 COORDS = ("tcp", "queue", "alpha", "beta", "alpha_n", "beta_n")
 #: a point's folder under the fidelity's, from its coordinates (canonical numbers, fmt)
 KEY_PATTERN = "{tcp}_{queue}/a{alpha}_b{beta}/an{alpha_n}_bn{beta_n}"
-#: the Snakemake wildcard of each coordinate in rules/akella2002.smk
-WILDCARDS = {
-    "tcp": "ak_tcp",
-    "queue": "ak_queue",
-    "alpha": "ak_a",
-    "beta": "ak_b",
-    "alpha_n": "ak_an",
-    "beta_n": "ak_bn",
-}
 MODES = ("alpha", "beta", "joint")
 FIDELITIES = ("smoke", "quick", "paper")
 POINTS_ROOT = "results/akella2002/points"
@@ -304,28 +293,28 @@ class Study:
         """Every parameter of one run but the seed, in the experiment script's terms."""
         return {**self.variant_base(point.variant), **point.params()}
 
-    def point_args(self, point: Point) -> str:
-        """The ns command line (key=value words, no seed) of one point's runs."""
-        return self.point_args_pattern(point.variant).format(
-            **{WILDCARDS[k]: v for k, v in point.words().items()}
-        )
+    def run_params(self, point: Point, seed: int) -> dict[str, str]:
+        """One run's ns parameters: the words of :meth:`point_args`, then the seed."""
+        words = self.point_args(point).split(" ")
+        params = dict(w.split("=", 1) for w in words)
+        if len(params) != len(words) or "seed" in params:
+            raise ValueError(f"{point.key}: ns arguments not one key=value each: {words}")
+        return {**params, "seed": str(seed)}
 
-    def point_args_pattern(self, variant: str = "") -> str:
-        """:meth:`point_args` with the coordinates as Snakemake wildcards ({ak_a} ...): a
-        rule's params as a plain pattern, not a function evaluated per job."""
-        words = [
-            f"{k}={format_value(v)}".replace("{", "{{").replace("}", "}}")
-            for k, v in self.variant_base(variant).items()
+    def runs(self, points: Sequence[Point]) -> list[tuple[Path, dict[str, str]]]:
+        """Every run of ``points`` (all seeds), as :func:`analysis.nsbatch.run_pool` takes them."""
+        return [
+            (Path(self.point_dir(p)) / f"s{s}", self.run_params(p, s))
+            for p in points
+            for s in self.seeds
         ]
-        words += [f"{k}={{{WILDCARDS[k]}}}" for k in COORDS]
-        return " ".join(words)
 
-    def point_dir_pattern(self, variant: str = "") -> str:
-        """:meth:`point_dir` with the coordinates as Snakemake wildcards."""
-        prefix = VARIANT_DIR.format(variant=variant) if variant else ""
-        return f"{POINTS_ROOT}/{self.fidelity}/{prefix}" + KEY_PATTERN.format(
-            **{k: f"{{{w}}}" for k, w in WILDCARDS.items()}
-        )
+    def point_args(self, point: Point) -> str:
+        """The ns command line (key=value words, no seed) of one point's runs: the base values
+        of its variant, then its coordinates (canonical numbers, as in its folder)."""
+        words = [f"{k}={format_value(v)}" for k, v in self.variant_base(point.variant).items()]
+        words += [f"{k}={v}" for k, v in point.words().items()]
+        return " ".join(words)
 
     def search_dir(self, name: str, method: str | None = None) -> str:
         """A search's records: per fidelity and method (both can be kept side by side)."""
@@ -610,12 +599,6 @@ class Sensitivity:
 
 def variant_search(name: str, variant: str) -> str:
     return f"{name}{VARIANT_SEP}{variant}"
-
-
-def variant_of_path(path: str) -> str:
-    """The sensitivity variant of a point's file ("" for the base set-up's points)."""
-    m = re.search(r"/var/([a-z0-9]+)/", path)
-    return m.group(1) if m else ""
 
 
 def sensitivity(config: Mapping, fidelity: str) -> Sensitivity | None:
@@ -1202,14 +1185,11 @@ def search_doc(st: Study, name: str, records: Sequence[Mapping]) -> dict:
 
 @dataclass
 class PointRunner:
-    """Makes point runs for a search through :func:`analysis.nsrun.run`, ``threads`` at a
-    time (threads of this process, each waiting on its ns): the runs of one call are
-    independent, so they go in parallel. A run already complete and made from the same
-    inputs is reused, never redone (:func:`analysis.nsrun.reusable_run`; also one that
-    another job made meanwhile: nsrun waits for its lock, then reuses it);
-    each run keeps nsrun's atomic write, lock, time limit and parent-death handling. The
-    first failure stops the call once the runs already started have ended (no finished run
-    is lost), and is raised."""
+    """Makes point runs for a search, ``threads`` at a time (:func:`analysis.nsbatch.run_pool`:
+    the runs of one call are independent, so they go in parallel; a run already complete
+    from the same inputs is reused, one another job is making is waited for, then reused).
+    The first failure stops the call once the runs already started have ended (no finished
+    run is lost), and is raised."""
 
     st: Study
     ns: Path
@@ -1220,49 +1200,14 @@ class PointRunner:
     #: seconds to wait for a run that another process is making (then reused)
     lock_wait: float = 3600.0
 
-    def run_params(self, point: Point, seed: int) -> dict[str, str]:
-        """One run's ns parameters, word for word those of the point rules' command line
-        (:meth:`Study.point_args`), then the seed (as ``nsrun --seeds`` adds it)."""
-        words = self.st.point_args(point).split(" ")
-        params = dict(w.split("=", 1) for w in words)
-        if len(params) != len(words) or "seed" in params:
-            raise ValueError(f"{point.key}: ns arguments not one key=value each: {words}")
-        return {**params, "seed": str(seed)}
-
     def __call__(self, tasks: Sequence[tuple[Point, Sequence[int]]]) -> None:
-        from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
-
-        todo = [
-            (Path(self.st.point_dir(p)) / f"s{s}", self.run_params(p, s))
+        runs = [
+            (Path(self.st.point_dir(p)) / f"s{s}", self.st.run_params(p, s))
             for p, seeds in tasks
             for s in seeds
         ]
-        todo = [
-            (out, prm)
-            for out, prm in dict(todo).items()
-            if nsrun.reusable_run(self.ns, self.script, out, prm) is None
-        ]
-        if not todo:
-            return
-        with ThreadPoolExecutor(max_workers=max(1, self.threads)) as pool:
-            futures = [pool.submit(self._run, out, prm) for out, prm in todo]
-            done, pending = wait(futures, return_when=FIRST_EXCEPTION)
-            for f in pending:
-                f.cancel()
-        for f in futures:
-            if f.done() and not f.cancelled() and f.exception() is not None:
-                raise f.exception()  # type: ignore[misc]
-
-    def _run(self, out: Path, params: Mapping[str, str]) -> None:
-        nsrun.run(
-            self.ns,
-            self.script,
-            out,
-            params,
-            self.timeout,
-            self.cpu_log,
-            reuse=True,
-            lock_wait=self.lock_wait,
+        nsbatch.run_pool(
+            self.ns, self.script, runs, self.threads, self.timeout, self.cpu_log, self.lock_wait
         )
 
 
@@ -1361,11 +1306,6 @@ def study_of_params(params: Mapping) -> Study:
     )
 
 
-def _cancelled(signum: int, frame: object) -> None:
-    print(f"akella2002_search: cancelled (signal {signum})", file=sys.stderr, flush=True)
-    os._exit(128 + signum)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description="Akella et al. 2002: one best-response search, start to end"
@@ -1378,7 +1318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--timeout",
         type=float,
-        default=float(os.environ[nsrun.TIMEOUT_ENV]) if os.environ.get(nsrun.TIMEOUT_ENV) else None,
+        default=nsbatch.env_timeout(),
         help=f"seconds per ns run (default: ${nsrun.TIMEOUT_ENV}, else none)",
     )
     ap.add_argument("--out", type=Path, required=True, help="the search's record (JSON)")
@@ -1391,11 +1331,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error(f"--params does not describe a search: {e}")
     (name,) = st.searches
     runner = PointRunner(st, a.ns, a.script, a.threads, a.cpu_log, a.timeout)
-    # cancelled (Snakemake's SIGTERM, Ctrl-C): end at once, not after the running ns runs (the
-    # pool would wait for them); every ns this process started dies with it (parent-death
-    # signal), finished runs stay, the rest are redone by the next search job
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, _cancelled)
+    nsbatch.end_at_once_when_cancelled("akella2002_search")
     try:
         doc = run_search(st, name, runner)
     except nsrun.NsRunError as e:

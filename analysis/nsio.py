@@ -41,7 +41,7 @@ class CorruptRun(IncompleteRun):
     """A run whose files are not what it wrote, which could not be made again."""
 
 
-def _sha256(p: Path) -> str:
+def sha256(p: Path) -> str:
     return hashlib.sha256(p.read_bytes()).hexdigest()
 
 
@@ -49,7 +49,7 @@ def write_manifest(run_dir: Path) -> None:
     """Write ``run.sha256`` for a finished run (made aside, then renamed into place)."""
     files = sorted(f for f in run_dir.iterdir() if f.is_file() and f.name not in UNLISTED)
     tmp = run_dir / f".{MANIFEST}.tmp"
-    tmp.write_text("".join(f"{_sha256(f)}  {f.name}\n" for f in files))
+    tmp.write_text("".join(f"{sha256(f)}  {f.name}\n" for f in files))
     tmp.rename(run_dir / MANIFEST)
 
 
@@ -71,7 +71,7 @@ def manifest_problems(run_dir: Path, only: Sequence[str] | None = None) -> list[
             problems.append(f"{name} is not in {MANIFEST}")
         elif not f.is_file():
             problems.append(f"{name} is missing")
-        elif _sha256(f) != listed[name]:
+        elif sha256(f) != listed[name]:
             problems.append(f"{name} is not the file the run wrote (sha256 differs)")
     return problems
 
@@ -198,9 +198,11 @@ def collect(run_dirs: Iterable[Path | str], table: str, keys: Iterable[str]) -> 
 
 
 def verify(results: Path) -> tuple[int, int, list[str]]:
-    """Check every finished run under ``results`` against its manifest: (runs checked, runs
-    without a manifest, the corrupt ones, each named with what is wrong, moved aside and
-    made again: newer than what read it, so the next snakemake remakes what depends on it)."""
+    """Check every finished run under ``results`` against its manifest, and every index of
+    runs against the runs it lists: (runs checked, runs without a manifest, the problems:
+    each corrupt run named with what is wrong, moved aside and made again, newer than what
+    read it, so the next snakemake remakes what depends on it; each index that lists a
+    missing run, removed: :func:`drop_incomplete_indexes`)."""
     checked, unlisted, bad = 0, 0, []
     for summary in sorted(results.rglob("summary.json")):
         run_dir = summary.parent
@@ -218,7 +220,34 @@ def verify(results: Path) -> tuple[int, int, list[str]]:
                 bad.append(f"{why}; moved aside and made again")
             except CorruptRun as e:
                 bad.append(str(e))
+    bad += drop_incomplete_indexes(results)
     return checked, unlisted, bad
+
+
+def drop_incomplete_indexes(results: Path) -> list[str]:
+    """Remove every index of an experiment's runs (``runs.json``, analysis.nsbatch) under
+    ``results`` that lists a run no longer complete (deleted, say) or that is not an index;
+    each named. Snakemake tracks the index, not each run: without it, the experiment's job
+    is planned again, and it makes the missing runs only."""
+    from analysis import nsbatch, nsrun  # they import this module
+
+    bad = []
+    for index in sorted(results.rglob("runs.json")):
+        if ".runstore" in index.parts:
+            continue
+        try:
+            missing = [
+                out for out, _ in nsbatch.read_index(index) if nsrun.complete_summary(out) is None
+            ]
+        except ValueError as e:
+            missing, problem = [], str(e)
+        else:
+            if not missing:
+                continue
+            problem = "; ".join(f"{out}: missing run (listed in {index})" for out in missing)
+        index.unlink()
+        bad.append(f"{problem}; {index} removed: the next snakemake makes its runs again")
+    return bad
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -230,9 +259,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for line in bad:
         print(line, file=sys.stderr)
     print(
-        f"verify: {checked} runs checked, {len(bad)} corrupt (moved aside and made again: the "
-        f"next snakemake remakes what reads them), {unlisted} made before manifests (not "
-        "checked)"
+        f"verify: {checked} runs checked, {len(bad)} problems (a corrupt run is moved aside and "
+        "made again, an index listing a missing run is removed: the next snakemake remakes "
+        f"what they feed), {unlisted} made before manifests (not checked)"
     )
     return 1 if bad else 0
 

@@ -3,11 +3,11 @@
 #
 # Runs: a point (tcp, queue, alpha, beta, alpha_n, beta_n) has R ns runs (seeds), under
 # results/akella2002/points/<fidelity>/; a run is made once and shared by every search and
-# figure that needs it. The figures' points are made by rule akella2002_point (a batch of
-# seeds per job: one batch at quick, four of 5 seeds at paper).
+# figure that needs it. A figure's points are made by the shared rule runs (one job per
+# experiment: its points' runs, RUNS_OF below).
 # Best-response searches: one job each (rule akella2002_search), whose driver
 # (analysis.akella2002_search) runs the iterations and stages in order and makes each
-# stage's point runs through analysis.nsrun in a pool of the job's threads; its record goes
+# stage's point runs in a pool of the job's threads (analysis.nsbatch); its record goes
 # to results/akella2002/search/<fidelity>/<method>/<search>/search.json (the method, full or
 # adaptive, is a wildcard: the configured one feeds the report, the other can be asked for,
 # as bench/ne-search does). A killed search job resumes from the runs it finished.
@@ -20,26 +20,23 @@ except conf.ConfigError as _e:
     sys.stderr.write(f"\n{_e}\n\n")
     sys.exit(1)
 
-# a point run's parameters (for runs_pin): the study's base values (under the point's
-# sensitivity variant, var/<variant>/ in its path), and the point's own, which its path spells out
-AK_BASE_ARGS = {
-    v: " ".join(f"{k}={nsrun.format_value(x)}" for k, x in AK.variant_base(v).items())
-    for v in ["", *AK.variants]
-}
-RUN_ARGS_OF["akella2002"] = lambda path: AK_BASE_ARGS[akella.variant_of_path(path)]
 AK_SEARCH_DIR = f"{akella.SEARCH_ROOT}/{FIDELITY}"
 AK_SEARCH = AK_SEARCH_DIR + "/{ak_method}/{ak_search}"
 
 
 def ak_experiment_files(exp: str) -> list[str]:
-    """A search's record (made with the configured method); the point runs of a derivative
-    set or a sweep."""
+    """A search's record (made with the configured method); the index of the point runs of a
+    derivative set or a sweep."""
     if exp in AK.searches:
         return [f"{AK.search_dir(exp)}/search.json"]
-    return [s for p in AK.figure_points([exp]) for s in AK.summaries(p)]
+    return [runs_index("akella2002", exp)]
 
 
 EXPERIMENT_FILES["akella2002"] = ak_experiment_files
+RUNS_OF["akella2002"] = lambda exp: [(str(o), p) for o, p in AK.runs(AK.figure_points([exp]))]
+# a point's runs are shared with the searches and other figures: a job waits for one
+# another job is making, then reuses it (as a search does)
+LOCK_WAIT["akella2002"] = akella.PointRunner.lock_wait
 # an experiment is made at a fidelity unless its level says skip
 EXPERIMENT_ACTIVE["akella2002"] = lambda exp: (
     exp in AK.searches or exp in AK.derivatives or exp in AK.sweeps
@@ -56,49 +53,8 @@ AK_FIGURES = sorted(
 )
 
 wildcard_constraints:
-    ak_tcp="[a-z]+",
-    ak_queue="[a-z]+",
-    ak_a="[0-9]+(\.[0-9]+)?",
-    ak_b="0\.[0-9]+",
-    ak_an="[0-9]+(\.[0-9]+)?",
-    ak_bn="0\.[0-9]+",
     ak_search="[a-z]+_[a-z]+_(alpha|beta|joint|joint_betafirst)(@[a-z][a-z0-9]*)?",
     ak_method="|".join(akella.SEARCH_METHODS),
-
-
-# a point's folder and ns arguments as plain patterns of its wildcards (no function per job),
-# for the base set-up ("") and each sensitivity variant (their points under var/<variant>/)
-for _var, (_b, _seeds) in [(v, b) for v in ["", *AK.variants] for b in enumerate(AK.seed_batches, 1)]:
-    AK_POINT_DIR = AK.point_dir_pattern(_var)
-    AK_POINT = AK_POINT_DIR.replace("{", "{{").replace("}", "}}")  # for expand()
-    # the batch job's log of ns's own CPU (.cpu; no Snakemake benchmark, as rule sim)
-    AK_BENCH = AK_POINT_DIR.replace(akella.POINTS_ROOT, "benchmarks/akella2002/points") + f"-b{_b}"
-
-    rule:
-        """One batch of a point's runs (its seeds in this batch)."""
-        name:
-            f"akella2002_point_{_var}_b{_b}" if _var else f"akella2002_point_b{_b}"
-        input:
-            ns=NS_INPUT,
-            nsid=ns_id,
-            script="tcl/akella2002/dumbbell.tcl",
-            lib=TCL_LIB,
-            runner=NSRUN,
-        output:
-            expand(AK_POINT + "/s{seed}/summary.json", seed=_seeds),
-        # no log: each run's ns.log is nsrun's (rule sim says why)
-        params:
-            dir=AK_POINT_DIR,
-            args=AK.point_args_pattern(_var),
-            seeds=" ".join(str(s) for s in _seeds),
-            # ns's exact CPU time per seed (analysis.nsrun --cpu-log)
-            cpu=AK_BENCH + ".cpu",
-        group:
-            SIM_GROUP
-        shell:  # one Python process for the batch's seeds (analysis.nsrun --seeds)
-            "rm -f {params.cpu}; python -m analysis.nsrun --ns {input.ns} --script {input.script} "
-            "--out '{params.dir}/s{{seed}}' --cpu-log {params.cpu} {params.args} "
-            "--seeds {params.seeds}"
 
 
 rule akella2002_search:
@@ -117,8 +73,8 @@ rule akella2002_search:
         AK_SEARCH + "/search.json",
     log:
         AK_SEARCH + "/search.log",
-    # ns runs at a time in the job (ns.search_threads); on a cluster, its CPUs
-    threads: config["ns"]["search_threads"]
+    # ns runs at a time in the job (ns.job_threads); on a cluster, its CPUs
+    threads: config["ns"]["job_threads"]
     params:
         json=lambda w: json.dumps(akella.search_params(AK, w.ak_search, w.ak_method), sort_keys=True),
         # ns's exact CPU time per run made (analysis.nsrun --cpu-log), appended by each attempt

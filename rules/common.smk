@@ -1,6 +1,7 @@
 # The rules every paper shares, driven by each paper's items table (<paper>.items in
 # config/experiments/<paper>.yaml):
-#   sim      one ns run:            results/<paper>/<experiment>/<fidelity>/<run>/summary.json
+#   runs     one experiment's runs: results/<paper>/<experiment>/<fidelity>/<run>/summary.json
+#                                   + their index results/<paper>/<experiment>/<fidelity>/runs.json
 #   analyse  one analysis step:     results/<paper>/<step>/<fidelity>/{tidy.csv,extra/}
 #                                   + paper/generated/<paper>/numbers-<step>.csv
 #   claims   the paper's claims:    the same for step 'claims' + claims-checks.csv
@@ -40,9 +41,10 @@ def step_of(paper: str, step: str):
 
 
 def experiment_files(paper: str, experiment: str) -> list[str]:
+    """What a step reads of an experiment: its runs' index (or a paper's own records)."""
     if paper in EXPERIMENT_FILES:
         return EXPERIMENT_FILES[paper](experiment)
-    return run_summaries(paper, experiment)
+    return [runs_index(paper, experiment)]
 
 
 def step_dir(paper: str, step: str) -> str:
@@ -50,7 +52,7 @@ def step_dir(paper: str, step: str) -> str:
 
 
 def step_files(paper: str, step: str) -> list[str]:
-    """The runs (summary.json) and records a step reads, of the experiments made here."""
+    """The runs' indexes and the records a step reads, of the experiments made here."""
     it = step_of(paper, step)
     is_made = EXPERIMENT_ACTIVE.get(paper, lambda e: True)
     return [f for e in it.experiments if is_made(e) for f in experiment_files(paper, e)]
@@ -72,12 +74,21 @@ def step_params(paper: str, step: str) -> str:
     return params_json(paper, keys)
 
 
+def is_index(path: str) -> bool:
+    return path.endswith("/runs.json")
+
+
+def step_runs(paper: str, step: str) -> str:
+    """``--runs``: the summary.json of every run the step reads, in the indexes' order."""
+    return " ".join(s for f in step_files(paper, step) if is_index(f) for s in summaries(f))
+
+
 def step_inputs(paper: str, step: str) -> dict:
     files = step_files(paper, step)
     tables = step_tables(paper, step)
     return {
-        "runs": [f for f in files if f.endswith("summary.json")],
-        "records": [f for f in files if not f.endswith("summary.json")],
+        "runs": [f for f in files if is_index(f)],
+        "records": [f for f in files if not is_index(f)],
         "tables": tables,
         "extras": [str(Path(t).parent / "extra") for t in tables],
         # the paper's own numbers: a diagnosis check may compute from them (analysis.diagnosis)
@@ -89,7 +100,7 @@ def step_inputs(paper: str, step: str) -> dict:
 # an analysis step's command: its runs, the records and tables it reads, its outputs
 ANALYSE = (
     "python -m analysis.{wildcards.paper} {params.step} --params {params.json:q} "
-    "--runs {input.runs} --inputs {input.records} {input.tables} --tidy {output.tidy} "
+    "--runs {params.runs} --inputs {input.records} {input.tables} --tidy {output.tidy} "
     "--numbers {output.numbers} --extra {output.extra} --originals {input.originals}"
 )
 # a failed step shows the end of its log
@@ -101,15 +112,25 @@ GENERIC_STEPS = sorted(
 )
 
 
-# a run's record of ns's own CPU (.cpu, analysis.nsrun --cpu-log). No Snakemake benchmark:
-# its sampling of every job's processes (a thread in Snakemake's main process) cost Snakemake
-# CPU per job, and missed much of a short run (analysis.report.build_cost reads the logs)
-SIM_BENCH = "benchmarks/{paper}/{exp}/{fidelity}/{run}"
+# the ns CPU of every run a job makes (.cpu, analysis.nsrun --cpu-log). No Snakemake
+# benchmark: its sampling of every job's processes (a thread in Snakemake's main process) cost
+# Snakemake CPU per job, and missed much of a short run (analysis.report.build_cost reads the
+# logs)
+RUNS_BENCH = "benchmarks/{paper}/{exp}/{fidelity}/runs"
 
 
-rule sim:
-    """One ns run of a paper's experiment (Akella et al.'s points, deeper under
-    results/akella2002/points/, are rules/akella2002.smk's)."""
+def runs_json(paper: str, experiment: str) -> str:
+    return json.dumps(
+        [{"out": out, "params": p} for out, p in experiment_runs(paper, experiment)],
+        sort_keys=True,
+    )
+
+
+rule runs:
+    """Every ns run of one experiment, ns.job_threads at a time (analysis.nsbatch): a run
+    complete from the same inputs is kept, so a killed job resumes and a changed parameter
+    remakes only the runs it changes. Its output is the index of the runs; their parameters
+    are its params, so a change reruns it."""
     input:
         ns=NS_INPUT,
         nsid=ns_id,
@@ -117,17 +138,18 @@ rule sim:
         lib=TCL_LIB,
         runner=NSRUN,
     output:
-        "results/{paper}/{exp}/{fidelity}/{run}/summary.json",
-    # no log: the run's ns.log is nsrun's (in the run folder, under the run's lock); as a
+        "results/{paper}/{exp}/{fidelity}/runs.json",
+    # no log: each run's ns.log is nsrun's (in the run folder, under the run's lock); as a
     # Snakemake log, a second Snakemake (--nolock) would empty it while the first runs
+    threads: lambda w: max(1, min(config["ns"]["job_threads"], len(experiment_runs(w.paper, w.exp))))
     params:
-        args=lambda w: run_args(w.paper, w.exp, w.run),
-        cpu=SIM_BENCH + ".cpu",
-    group:
-        SIM_GROUP
+        runs=lambda w: runs_json(w.paper, w.exp),
+        cpu=RUNS_BENCH + ".cpu",
+        lock_wait=lambda w: LOCK_WAIT.get(w.paper, nsrun.LOCK_WAIT_S),
     shell:
-        "rm -f {params.cpu}; python -m analysis.nsrun --ns {input.ns} --script {input.script} "
-        "--out $(dirname {output}) --cpu-log {params.cpu} {params.args}"
+        "rm -f {params.cpu}; python -m analysis.nsbatch --ns {input.ns} --script {input.script} "
+        "--runs-json {params.runs:q} --threads {threads} --lock-wait {params.lock_wait} "
+        "--cpu-log {params.cpu} --index {output}"
 
 
 rule analyse:
@@ -144,9 +166,7 @@ rule analyse:
     benchmark:
         f"benchmarks/{{paper}}/{{step}}/{FIDELITY}/analyse.tsv"
     params:
-        # the parameters of the runs it reads (of wildcards only: a param computed from
-        # input is not compared while the input is missing)
-        pin=lambda w: runs_pin(step_files(w.paper, w.step)),
+        runs=lambda w: step_runs(w.paper, w.step),
         json=lambda w: step_params(w.paper, w.step),
         step=lambda w: w.step,
     wildcard_constraints:
@@ -169,7 +189,7 @@ rule claims:
     benchmark:
         f"benchmarks/{{paper}}/claims/{FIDELITY}/claims.tsv"
     params:
-        pin=lambda w: runs_pin(step_files(w.paper, "claims")),
+        runs=lambda w: step_runs(w.paper, "claims"),
         json=lambda w: step_params(w.paper, "claims"),
         step="claims",
     shell:
@@ -288,19 +308,17 @@ DIAGRAMS = {f"{p}/{fig}": d for p in PAPERS for fig, d in config[p].get("diagram
 
 
 def diagram_run(w) -> str:
+    """The run folder a diagram is drawn from."""
     paper, spec = w.target.split("/")[0], DIAGRAMS[w.target]
-    exp = spec["experiment"]
-    if paper in EXPERIMENT_FILES:
-        return EXPERIMENT_FILES[paper](exp)[0]
-    runs = runs_of(paper, exp)
-    prefer = spec.get("prefer", {})
-    pick = next((r for r in runs if all(r.params.get(k) == v for k, v in prefer.items())), runs[0])
-    return f"results/{paper}/{exp}/{FIDELITY}/{pick.run_id}/summary.json"
+    runs = experiment_runs(paper, spec["experiment"])
+    prefer = {k: nsrun.format_value(v) for k, v in spec.get("prefer", {}).items()}
+    pick = next((o for o, p in runs if all(p.get(k) == v for k, v in prefer.items())), runs[0][0])
+    return pick
 
 
 rule diagram:
     input:
-        run=diagram_run,
+        runs=lambda w: runs_index(w.target.split("/")[0], DIAGRAMS[w.target]["experiment"]),
         code=code("analysis.plots.topology"),
     output:
         pdf=f"{FIG}/{{target}}.pdf",
@@ -313,14 +331,12 @@ rule diagram:
     benchmark:
         f"benchmarks/{FIDELITY}/diagram/{{target}}.tsv"
     params:
-        pin=lambda w: runs_pin([diagram_run(w)]),  # the parameters of the run it draws
+        run=diagram_run,
         caption=lambda w: DIAGRAMS[w.target]["caption"],
         label=lambda w: "fig:" + w.target.replace("/", ":"),
     wildcard_constraints:
         target="|".join(DIAGRAMS) or "none",
     shell:
-        "python -m analysis.plots.topology $(dirname {input.run}) --caption {params.caption:q} "
+        "python -m analysis.plots.topology {params.run} --caption {params.caption:q} "
         "--rule 'diagram ({wildcards.target})' --label {params.label} "
         "--pdf {output.pdf} --tex {output.tex}" + LOGGED
-
-

@@ -342,7 +342,7 @@ def test_adaptive_search_in_the_workflow(project_copy: Path) -> None:
     _rounds_of_two(w)
     done = _smk(w)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert _jobs(done, "akella2002_search") == 2 and _jobs(done, "akella2002_point_b1") == 0
+    assert _jobs(done, "akella2002_search") == 2 and _jobs(done, "runs") == 0
     root = w / "results" / "akella2002" / "search" / "smoke"
     full = json.loads((root / "full" / "sack_droptail_alpha" / "search.json").read_text())
     ad_file = root / "adaptive" / "sack_droptail_alpha" / "search.json"
@@ -443,12 +443,15 @@ def test_full_sweep_runs_of_an_adaptive_search() -> None:
     assert aks.full_sweep_runs(doc) == (52 + 81) * 20
 
 
-def test_point_patterns_are_the_points_folder_and_arguments(cfg: dict) -> None:
-    """The rules' plain patterns (no function per job) give exactly the folder and the ns
-    arguments of a point once its wildcards are filled in."""
+def test_a_points_folder_and_arguments(cfg: dict) -> None:
+    """A point's folder and ns arguments spell its coordinates the same way; a run's
+    parameters are those words and its seed."""
     st = aks.study(cfg, "paper")
     p = aks.Point("reno", "red", 30, 0.5, 31, 0.56)
-    w = {aks.WILDCARDS[k]: v for k, v in p.words().items()}
-    assert st.point_dir_pattern().format(**w) == st.point_dir(p)
-    assert st.point_args_pattern().format(**w) == st.point_args(p)
+    assert st.point_dir(p) == "results/akella2002/points/paper/reno_red/a30_b0.5/an31_bn0.56"
     assert st.point_args(p).endswith("tcp=reno queue=red alpha=30 beta=0.5 alpha_n=31 beta_n=0.56")
+    assert st.run_params(p, 7) == {
+        **dict(w.split("=") for w in st.point_args(p).split()),
+        "seed": "7",
+    }
+    assert st.runs([p])[0] == (Path(st.point_dir(p)) / "s1", st.run_params(p, 1))

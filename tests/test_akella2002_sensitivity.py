@@ -73,12 +73,6 @@ def test_variant_points_live_apart_with_their_parameters(cfg: dict) -> None:
     assert "min_rto=1 " in st.point_args(p) and "min_rto=0.2" not in st.point_args(p)
     base = aks.Point("reno", "red", p.alpha, p.beta, p.alpha_n, p.beta_n)
     assert "min_rto=0.2 " in st.point_args(base) and p != base
-    # the rules' plain patterns give the same folder and arguments
-    w = {aks.WILDCARDS[k]: v for k, v in p.words().items()}
-    assert st.point_dir_pattern("rto1").format(**w) == st.point_dir(p)
-    assert st.point_args_pattern("rto1").format(**w) == st.point_args(p)
-    assert aks.variant_of_path(st.point_dir(p) + "/s1/summary.json") == "rto1"
-    assert aks.variant_of_path(st.point_dir(base) + "/s1/summary.json") == ""
     rtt = st.point_args(aks.Point("sack", "red", 1, 0.5, 1, 0.5, "rtt40"))
     assert "delay=0.01 " in rtt and "buffer=50 " in rtt and "red_thresh=8.33 " in rtt
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.cluster.slurm_vs_local import is_batch, restored_runs, same, searches_get_their_threads
+from tests.cluster.slurm_vs_local import makes_runs, same, searches_get_their_threads
 
 
 def test_same_fails_on_any_difference() -> None:
@@ -17,26 +17,16 @@ def test_same_fails_on_any_difference() -> None:
     assert not same("extra", want, {**want, "c/summary.json": b"2"})
 
 
-def test_restored_runs_are_read_from_the_job_logs() -> None:
-    log = (
-        "nsrun: results/floyd1991/fig04/smoke/n3_s1 restored from the run store (0123abcd)\n"
-        "localrule sim: results/floyd1991/fig04/smoke/n1_s1\n"
-        "nsrun: ns run tcl/x.tcl -> results/floyd1991/fig04/smoke/n2_s1 failed (exit status 1)\n"
-    )
-    assert restored_runs(log) == {"results/floyd1991/fig04/smoke/n3_s1"}
-    assert restored_runs("") == set()
-
-
-def test_only_batch_jobs_are_cut() -> None:
-    assert is_batch("rule_sims_sim")
-    assert is_batch("rule_sims_akella2002_point_b1_sim")
-    assert not is_batch("rule_sim_wildcards_floyd1991_fig04_smoke_n3_s1")
-    assert not is_batch("rule_analyse_wildcards_floyd1991_analysis")
+def test_jobs_that_make_runs_are_told_by_their_comment() -> None:
+    assert makes_runs("rule_runs_wildcards_floyd1991_fig04_smoke")
+    assert makes_runs("rule_akella2002_search_wildcards_full_sack_droptail_alpha")
+    assert not makes_runs("rule_steps_figure_table")
+    assert not makes_runs("rule_analyse_wildcards_floyd1991_analysis")
 
 
 def test_a_search_job_that_ran_with_fewer_threads_fails_the_check(tmp_path: Path) -> None:
     """Each search job's Slurm log says its threads (Snakemake prints none for 1): every one
-    at ns.search_threads passes, one below fails, none found fails."""
+    at ns.job_threads passes, one below fails, none found fails."""
     logs = tmp_path / ".snakemake" / "slurm_logs" / "rule_akella2002_search"
     assert not searches_get_their_threads(tmp_path, 2)  # no search ran through Slurm
     (logs / "a").mkdir(parents=True)

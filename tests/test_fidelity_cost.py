@@ -32,18 +32,18 @@ def test_profile_batch_reads_group_components(tmp_path: Path) -> None:
     prof.write_text("group-components:\n  - steps=7\n  - sims=40\n")
     assert fc.profile_batch(prof, "sims") == 40
     assert fc.profile_batch(prof, "steps") == 7
-    with pytest.raises(ValueError, match="no group-components entry for group 'other'"):
-        fc.profile_batch(prof, "other")
+    assert fc.profile_batch(prof, "other") == 1  # a group not batched: each job alone
 
 
-def test_the_slurm_profile_names_a_batch_for_ns_runs() -> None:
-    assert fc.profile_batch(fc.PROFILE, "sims") >= 1
+def test_the_slurm_profile_batches_no_job_that_makes_runs() -> None:
+    """One Slurm job per experiment's runs and per search (profiles/slurm: no group)."""
+    assert fc.profile_batch(fc.PROFILE, "sims") == 1
 
 
-def row(runs: list[int], cpu: float, runs_per_job: int = 1, control: int = 0):
+def row(runs: list[int], cpu: float, runs_per_job: int = 1, control: int = 0, threads: int = 1):
     r = fc.Row("p", "e", "paper", runs=sum(runs), cpu_s_per_run=cpu)
     r.stages = [(n, 0.0) for n in runs]
-    r.runs_per_job, r.control_jobs = runs_per_job, control
+    r.runs_per_job, r.control_jobs, r.threads = runs_per_job, control, threads
     return r
 
 
@@ -63,6 +63,17 @@ def test_batched_wall_is_limited_by_the_number_of_batches() -> None:
     assert r.wall_s(100, 50) == pytest.approx(100.0)
     # on 2 cores batching changes nothing: 200 s / 2
     assert r.wall_s(2, 50) == pytest.approx(100.0)
+
+
+def test_a_job_runs_its_threads_at_a_time() -> None:
+    # one job for the experiment's 100 runs of 2 s, 2 at a time: 200 s / 2 on any cluster
+    r = row([100], 2.0, runs_per_job=100, threads=2)
+    assert r.jobs == 1
+    assert r.wall_s(100, 1) == pytest.approx(100.0)
+    # a search (one job, stages in turn): 10 runs then 4, 2 at a time: 10 s + 4 s
+    s = row([10, 4], 2.0, threads=2, control=1)
+    s.one_job = True
+    assert s.jobs == 1 and s.wall_s(100, 1) == pytest.approx(14.0)
 
 
 def test_total_pools_the_first_stage_of_every_experiment() -> None:

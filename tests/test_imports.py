@@ -82,12 +82,13 @@ def test_unknown_module_is_an_error(tree: Path) -> None:
 def test_real_modules() -> None:
     """The plot module of a paper runs its analysis module and the models it imports; the ns
     runner imports no other project module but the run formats' (nsio: the manifest it
-    writes), and nsio none but the runner."""
+    writes), and nsio none but the runner and the runs' pool (nsbatch: an index's runs)."""
     plot = imports.closure("analysis.plots.floyd1991")
     assert {"analysis/floyd1991.py", "analysis/models/floyd1991.py", "analysis/cli.py"} <= set(plot)
     assert "analysis/gao.py" not in plot
     assert imports.closure("analysis.nsrun") == [
         "analysis/__init__.py",
+        "analysis/nsbatch.py",
         "analysis/nsio.py",
         "analysis/nsrun.py",
     ]

@@ -41,11 +41,16 @@ def _summary(w: Path, run: str) -> Path:
     return w / "results" / "floyd1991" / "fig02" / "smoke" / run / "summary.json"
 
 
+def _index(w: Path) -> Path:
+    """The index of Figure 2's runs: the one output of the job that makes them."""
+    return w / "results" / "floyd1991" / "fig02" / "smoke" / "runs.json"
+
+
 def _snakemake(
     w: Path, *args: str, wait: bool = True
 ) -> subprocess.CompletedProcess | subprocess.Popen:
     smk = Path(sys.executable).with_name("snakemake")
-    targets = [str(_summary(w, r).relative_to(w)) for r in RUNS]
+    targets = [str(_index(w).relative_to(w))]
     cmd = [
         str(smk),
         "--cores",
@@ -68,12 +73,12 @@ def work(project_copy: Path) -> Path:
     return project_copy
 
 
-def _planned_sims(w: Path) -> int:
+def _planned_runs_jobs(w: Path) -> int:
     p = _snakemake(w, "-n")
     assert p.returncode == 0, p.stderr
     for line in p.stdout.splitlines():
         parts = line.split()
-        if parts[:1] == ["sim"]:
+        if parts[:1] == ["runs"]:
             return int(parts[1])
     return 0
 
@@ -83,11 +88,18 @@ def test_resume_and_kill(work: Path) -> None:
     assert first.returncode == 0, first.stderr
     done = _summary(work, "n1_s1")
     stamp = done.stat().st_mtime_ns
-    assert _planned_sims(work) == 0
+    assert _planned_runs_jobs(work) == 0
 
-    # a deleted run is the only one redone
+    # a deleted run: `python -m analysis.nsio verify` (make verify) names it and drops the
+    # index that lists it, so the experiment's job is planned again; it remakes that run only
     _summary(work, "n10_s1").unlink()
-    assert _planned_sims(work) == 1
+    assert _planned_runs_jobs(work) == 0, "Snakemake tracks the index, not each run"
+    v = subprocess.run(
+        [sys.executable, "-m", "analysis.nsio", "verify"], cwd=work, capture_output=True, text=True
+    )
+    assert v.returncode == 1 and "results/floyd1991/fig02/smoke/n10_s1: missing run" in v.stderr
+    assert not _index(work).exists()
+    assert _planned_runs_jobs(work) == 1
 
     # kill snakemake (and ns) in the middle of a long run
     cfg = work / "config" / "experiments" / "floyd1991.yaml"
@@ -105,7 +117,7 @@ def test_resume_and_kill(work: Path) -> None:
     assert list(run_dir.glob("*.partial"))
 
     # rerun (after the --unlock a hard kill requires): the killed run is redone, the
-    # finished one is not touched
+    # finished one is not touched (its job keeps a run complete from the same inputs)
     cfg.write_text(original)
     assert _snakemake(work, "--unlock").returncode == 0
     again = _snakemake(work)
@@ -129,8 +141,8 @@ def test_dry_run_prints_every_job(project_copy: Path, root: Path) -> None:
     assert p.returncode == 0, p.stderr[-3000:]
     for rule in ("rule akella2002_search", "rule report"):
         assert f"\n{rule}:\n" in p.stdout, rule
-    # the figures' point batches are printed inside their group ("sims")
-    assert re.search(r"^\s+rule akella2002_point_b1:$", p.stdout, re.M)
+    # the experiments' runs jobs are printed inside their group ("sims")
+    assert re.search(r"^\s+rule runs:$", p.stdout, re.M)
 
 
 @pytest.mark.parametrize("fidelity", ["smoke", "quick"])
@@ -306,7 +318,7 @@ def own_build(project_copy: Path, ns_binary: Path) -> Path:
     fake.chmod(0o755)
     built = _smk(w, "--", "build_ns")
     assert built.returncode == 0, built.stderr[-3000:]
-    done = _smk(w, "--", *(f"{FIG02}/{r}/summary.json" for r in RUNS))
+    done = _smk(w, "--", f"{FIG02}/runs.json")
     assert done.returncode == 0, done.stderr[-3000:]
     return w
 
@@ -314,7 +326,7 @@ def own_build(project_copy: Path, ns_binary: Path) -> Path:
 def test_settings_that_change_no_result_rerun_nothing(own_build: Path) -> None:
     """A new run time limit or number of build jobs plans no simulation and no build."""
     w = own_build
-    targets = [f"{FIG02}/{r}/summary.json" for r in RUNS]
+    targets = [f"{FIG02}/runs.json"]
     assert _plan(w, *targets) == {}
     cfg = w / "config" / "config.yaml"
     text = cfg.read_text()
@@ -331,13 +343,14 @@ def test_identical_ns_rebuild_reruns_nothing(own_build: Path) -> None:
     time."""
     w = own_build
     ns = w / "build" / "ns2" / "bin" / "ns"
-    targets = [f"{FIG02}/{r}/summary.json" for r in RUNS]
-    made = {t: (w / t).stat().st_mtime_ns for t in targets}
+    targets = [f"{FIG02}/runs.json"]
+    made = [*targets, *(f"{FIG02}/{r}/summary.json" for r in RUNS)]
+    stamps = {t: (w / t).stat().st_mtime_ns for t in made}
     before = ns.stat().st_mtime_ns
     rebuilt = _smk(w, "--forcerun", "build_ns", "--", *targets)
     assert rebuilt.returncode == 0, rebuilt.stderr[-3000:]
     assert ns.stat().st_mtime_ns > before, "ns was not rebuilt"
-    assert {t: (w / t).stat().st_mtime_ns for t in targets} == made, "runs were redone"
+    assert {t: (w / t).stat().st_mtime_ns for t in made} == stamps, "runs were redone"
     assert _plan(w, *targets) == {}
 
 
@@ -375,7 +388,12 @@ DEPENDANTS = {
     # the chapter beyond the papers: itself and the report
     "analysis/beyond.py": {"beyond", "report", "all"},
     # the ns runner: every run and all that follows
-    "analysis/nsrun.py": {"sim", "analyse", "claims", "figure", "diagram", "beyond"} | AFTER_REPORT,
+    "analysis/nsrun.py": {"runs", "analyse", "claims", "figure", "diagram", "beyond"}
+    | AFTER_REPORT,
+    # the runs' pool: the experiments' jobs (which keep their runs: a run's key names nsrun,
+    # not the pool) and all that reads their indexes
+    "analysis/nsbatch.py": {"runs", "analyse", "claims", "figure", "diagram", "beyond"}
+    | AFTER_REPORT,
 }
 
 
@@ -390,8 +408,6 @@ def test_editing_a_module_reruns_exactly_its_dependants(floyd_smoke: Path, modul
         f.write_text(text + "# edited\n")
         plan = _plan(w)
         assert set(plan) == DEPENDANTS[module], plan
-        if "sim" not in DEPENDANTS[module]:
-            assert "sim" not in plan
     finally:
         f.write_text(text)
         os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
@@ -418,8 +434,8 @@ def test_snakemake_html_report_annotates_every_figure(floyd_smoke: Path) -> None
 
 def test_front_page_names_the_executor_and_the_build_cost(floyd_smoke: Path, cfg: dict) -> None:
     """The report's front page: the executor that ran the workflow (local here); the build
-    record beside it: the jobs that made its results (at least one per ns run) and their
-    CPU-hours (measured, so not in the PDF)."""
+    record beside it: the jobs that made its results (at least one per experiment, for its
+    runs, and one per analysis step) and their CPU-hours (measured, so not in the PDF)."""
     gen = floyd_smoke / "paper" / "generated" / "smoke"
     tex = (gen / "build.tex").read_text()
     assert "\\newcommand{\\reportExecutor}{local}" in tex
@@ -430,23 +446,27 @@ def test_front_page_names_the_executor_and_the_build_cost(floyd_smoke: Path, cfg
     from analysis import config as conf
 
     exps = cfg["floyd1991"]["experiments"]
-    runs = sum(len(conf.runs(cfg, "floyd1991", e, "smoke")) for e in exps)
-    assert int(jobs.group(1).replace(",", "")) > runs
+    steps = {it.step for it in conf.items(cfg, "floyd1991").values()}
+    assert int(jobs.group(1).replace(",", "")) > len(exps) + len(steps)
     assert float(cpu.group(1)) > 0
 
 
 def test_every_run_logs_its_ns_cpu(floyd_smoke: Path, cfg: dict) -> None:
-    """Each sim job leaves ns's own CPU time (analysis.nsrun --cpu-log): one line, for its
-    own run, made, with some CPU; and no Snakemake benchmark file (rules/common.smk)."""
+    """Each experiment's runs job leaves ns's own CPU time (analysis.nsrun --cpu-log): one
+    line per run, made, with some CPU; and no Snakemake benchmark file (rules/common.smk)."""
     from analysis import config as conf
     from analysis import nsrun
 
     for exp in cfg["floyd1991"]["experiments"]:
-        for r in conf.runs(cfg, "floyd1991", exp, "smoke"):
-            log = floyd_smoke / "benchmarks" / "floyd1991" / exp / "smoke" / f"{r.run_id}.cpu"
-            assert not log.with_suffix(".tsv").exists()
-            ((out, (cpu, made)),) = nsrun.read_cpu_log(log).items()
-            assert out == f"results/floyd1991/{exp}/smoke/{r.run_id}" and made and cpu > 0
+        log = floyd_smoke / "benchmarks" / "floyd1991" / exp / "smoke" / "runs.cpu"
+        assert not log.with_suffix(".tsv").exists()
+        got = nsrun.read_cpu_log(log)
+        want = [
+            f"results/floyd1991/{exp}/smoke/{r.run_id}"
+            for r in conf.runs(cfg, "floyd1991", exp, "smoke")
+        ]
+        assert sorted(got) == sorted(want), exp
+        assert all(made and cpu > 0 for cpu, made in got.values()), exp
 
 
 # ---- issue 46: a corrupt run is named, moved aside and made again ---------------------------
@@ -549,7 +569,7 @@ def test_a_second_snakemake_changes_nothing_of_a_running_one(clean_copy: Path) -
     log.)"""
     w = clean_copy
     _fig02_duration(w, 1000000)
-    target = f"{FIG02}/{RUNS[0]}/summary.json"
+    target = f"{FIG02}/runs.json"
     first = _smk(w, "--", target, wait=False)
     assert isinstance(first, subprocess.Popen)
     log = w / FIG02 / RUNS[0] / "ns.log"
