@@ -4,6 +4,7 @@
 #   snakemake --cores N figures/quick/floyd1991/fig02.pdf     one target
 #   snakemake diff                            the console diff against the papers
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -109,6 +110,27 @@ def experiment_runs(paper: str, experiment: str) -> list:
 def runs_index(paper: str, experiment: str) -> str:
     """The index of an experiment's runs (analysis.nsbatch): the one output of its job."""
     return f"results/{paper}/{experiment}/{FIDELITY}/runs.json"
+
+
+def runs_json(paper: str, experiment: str) -> str:
+    """The runs of an experiment as analysis.nsbatch --runs-json takes them."""
+    return json.dumps(
+        [{"out": out, "params": p} for out, p in experiment_runs(paper, experiment)],
+        sort_keys=True,
+    )
+
+
+def runs_pin(files) -> str:
+    """A digest of the runs (folders and parameters) of every index among ``files``, for the
+    params of each step that reads them: a changed parameter reruns the step and so remakes
+    the experiment's runs. (Snakemake does not remake a missing input of a job whose output
+    is up to date: without this, an experiment's job that failed or was killed after its
+    parameters changed was never redone, and the step's output stayed from the old ones.)"""
+    h = hashlib.sha256()
+    for f in sorted(str(f) for f in files if str(f).endswith("/runs.json")):
+        _, paper, experiment, _, _ = Path(f).parts
+        h.update(f"{f} {runs_json(paper, experiment)}\n".encode())
+    return h.hexdigest()[:16]
 
 
 def summaries(index: str) -> list[str]:

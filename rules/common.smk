@@ -119,13 +119,6 @@ GENERIC_STEPS = sorted(
 RUNS_BENCH = "benchmarks/{paper}/{exp}/{fidelity}/runs"
 
 
-def runs_json(paper: str, experiment: str) -> str:
-    return json.dumps(
-        [{"out": out, "params": p} for out, p in experiment_runs(paper, experiment)],
-        sort_keys=True,
-    )
-
-
 rule runs:
     """Every ns run of one experiment, ns.job_threads at a time (analysis.nsbatch): a run
     complete from the same inputs is kept, so a killed job resumes and a changed parameter
@@ -167,6 +160,7 @@ rule analyse:
         f"benchmarks/{{paper}}/{{step}}/{FIDELITY}/analyse.tsv"
     params:
         runs=lambda w: step_runs(w.paper, w.step),
+        pin=lambda w: runs_pin(step_files(w.paper, w.step)),
         json=lambda w: step_params(w.paper, w.step),
         step=lambda w: w.step,
     wildcard_constraints:
@@ -190,6 +184,7 @@ rule claims:
         f"benchmarks/{{paper}}/claims/{FIDELITY}/claims.tsv"
     params:
         runs=lambda w: step_runs(w.paper, "claims"),
+        pin=lambda w: runs_pin(step_files(w.paper, "claims")),
         json=lambda w: step_params(w.paper, "claims"),
         step="claims",
     shell:
@@ -307,6 +302,10 @@ rule table:
 DIAGRAMS = {f"{p}/{fig}": d for p in PAPERS for fig, d in config[p].get("diagrams", {}).items()}
 
 
+def diagram_index(w) -> str:
+    return runs_index(w.target.split("/")[0], DIAGRAMS[w.target]["experiment"])
+
+
 def diagram_run(w) -> str:
     """The run folder a diagram is drawn from."""
     paper, spec = w.target.split("/")[0], DIAGRAMS[w.target]
@@ -318,7 +317,7 @@ def diagram_run(w) -> str:
 
 rule diagram:
     input:
-        runs=lambda w: runs_index(w.target.split("/")[0], DIAGRAMS[w.target]["experiment"]),
+        runs=lambda w: diagram_index(w),
         code=code("analysis.plots.topology"),
     output:
         pdf=f"{FIG}/{{target}}.pdf",
@@ -332,6 +331,7 @@ rule diagram:
         f"benchmarks/{FIDELITY}/diagram/{{target}}.tsv"
     params:
         run=diagram_run,
+        pin=lambda w: runs_pin([diagram_index(w)]),
         caption=lambda w: DIAGRAMS[w.target]["caption"],
         label=lambda w: "fig:" + w.target.replace("/", ":"),
     wildcard_constraints:

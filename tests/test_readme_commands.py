@@ -150,13 +150,7 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 COMMANDS = all_commands()
 #: documented commands known to fail, with why; strict, so the test says when one is fixed
-KNOWN_FAILURES = {
-    "snakemake --profile profiles/slurm --config fidelity=paper": (
-        "its dry run at paper fidelity either stops with 'At least one job did not complete "
-        "successfully' or runs on for over 10 min printing jobs again and again (Snakemake "
-        "9.27.1, the profile's groups; at smoke it passes): to be investigated"
-    ),
-}
+KNOWN_FAILURES: dict[str, str] = {}
 PARAMS = [
     pytest.param(
         c,
