@@ -110,8 +110,13 @@ RATIO_FIGURES = ("fig09", "fig10", "fig11", "fig12")
 DROPS_STEP = "sec45"
 # Figure 2 under another set-up, each the check of a diagnosis: step -> the suffix of its
 # check keys. fig02_links: the other reading of Sec 3 (every link at 1.5 Mb/s);
-# fig02_ssthresh: the initial ssthresh (not stated) at half the maximum window
-FIG2_VARIANTS = {"fig02_links": "equal_links", "fig02_ssthresh": "ssthresh_half"}
+# fig02_ssthresh: the initial ssthresh (not stated) at half the maximum window;
+# fig02_links_ssthresh: both
+FIG2_VARIANTS = {
+    "fig02_links": "equal_links",
+    "fig02_ssthresh": "ssthresh_half",
+    "fig02_links_ssthresh": "equal_links_ssthresh_half",
+}
 #: the Figure 2 rows that each variant recomputes as check values
 FIG2_VARIANT_ROWS = ("fig2.packets_first_50s_n5", "fig2.time_to_max_window_n10")
 # every analysis step with runs
