@@ -90,10 +90,10 @@ test-faults: ns
 
 # Slurm (as root, not part of make test; after make setup and make ns): a one-node Slurm on
 # this machine (scripts/slurm-local.sh up, CLUSTER_CPUS CPUs for its jobs), the smoke
-# pipeline of CLUSTER_PAPERS locally and through profiles/slurm (ns runs and analysis steps
-# in batch jobs) in scratch copies, compared byte for byte; a scancel of a running batch and
-# a SIGINT of the whole run, each rerun, on CLUSTER_FAULT_PAPERS; then Slurm down (also on
-# failure).   make test-cluster CLUSTER_PAPERS=floyd1991     one paper only
+# pipeline of CLUSTER_PAPERS locally and through profiles/slurm (one job per experiment's
+# runs and per search, the analysis steps in batch jobs) in scratch copies, compared byte for
+# byte; a scancel of a running job that makes runs and a SIGINT of the whole run, each rerun,
+# on CLUSTER_FAULT_PAPERS; then Slurm down (also on failure).   make test-cluster CLUSTER_PAPERS=floyd1991     one paper only
 CLUSTER_CPUS ?= 2
 CLUSTER_PAPERS ?= $(basename $(notdir $(wildcard config/experiments/*.yaml)))
 CLUSTER_FAULT_PAPERS ?= floyd1991
