@@ -19,10 +19,11 @@ a best-response search makes each stage's runs the same way (analysis.akella2002
 
 Usage::
 
-    python -m analysis.nsbatch --ns NS --script S --runs-json JSON --threads N \\
+    python -m analysis.nsbatch --ns NS --script S --runs RUNS.json --threads N \\
         --index results/PAPER/EXP/FIDELITY/runs.json [--cpu-log C] [--lock-wait S]
 
-where JSON is ``[{"out": DIR, "params": {key: value, ...}}, ...]``.
+where RUNS.json holds ``[{"out": DIR, "params": {key: value, ...}}, ...]`` (a file: an
+experiment's runs at paper fidelity are more than a command-line argument may hold).
 """
 
 from __future__ import annotations
@@ -120,15 +121,15 @@ def read_index(path: Path) -> list[Run]:
 
 
 def parse_runs(text: str) -> list[Run]:
-    """``--runs-json``: ``[{"out": DIR, "params": {k: v}}, ...]`` with string values."""
+    """``--runs``: ``[{"out": DIR, "params": {k: v}}, ...]`` with string values."""
     try:
         raw = json.loads(text)
         runs = [(Path(r["out"]), {str(k): str(v) for k, v in r["params"].items()}) for r in raw]
     except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
-        raise ValueError(f"--runs-json is not a list of {{out, params}} ({e})") from e
+        raise ValueError(f"--runs is not a list of {{out, params}} ({e})") from e
     outs = [out for out, _ in runs]
     if len(set(outs)) != len(outs):
-        raise ValueError("--runs-json names a run folder twice")
+        raise ValueError("--runs names a run folder twice")
     return runs
 
 
@@ -155,7 +156,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ns", type=Path, required=True)
     ap.add_argument("--script", type=Path, required=True)
-    ap.add_argument("--runs-json", required=True, help='[{"out": DIR, "params": {...}}, ...]')
+    ap.add_argument(
+        "--runs", type=Path, required=True, help='a JSON file: [{"out": DIR, "params": {...}}]'
+    )
     ap.add_argument("--threads", type=int, default=1, help="ns runs at a time")
     ap.add_argument("--index", type=Path, required=True, help="the index written at the end")
     ap.add_argument("--cpu-log", type=Path, help="ns's CPU per run (analysis.nsrun.run)")
@@ -170,9 +173,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     a = ap.parse_args(argv)
     try:
-        runs = parse_runs(a.runs_json)
-    except ValueError as e:
-        ap.error(str(e))
+        runs = parse_runs(a.runs.read_text())
+    except (OSError, ValueError) as e:
+        ap.error(f"{a.runs}: {e}")
     if a.threads < 1:
         ap.error(f"--threads must be at least 1, not {a.threads}")
     end_at_once_when_cancelled("nsbatch")

@@ -2,6 +2,7 @@
 # config/experiments/<paper>.yaml):
 #   runs     one experiment's runs: results/<paper>/<experiment>/<fidelity>/<run>/summary.json
 #                                   + their index results/<paper>/<experiment>/<fidelity>/runs.json
+#            (from runs_spec: the runs' folders and parameters, runs-spec.json beside it)
 #   analyse  one analysis step:     results/<paper>/<step>/<fidelity>/{tidy.csv,extra/}
 #                                   + paper/generated/<paper>/numbers-<step>.csv
 #   claims   the paper's claims:    the same for step 'claims' + claims-checks.csv
@@ -119,12 +120,25 @@ GENERIC_STEPS = sorted(
 RUNS_BENCH = "benchmarks/{paper}/{exp}/{fidelity}/runs"
 
 
+rule runs_spec:
+    """The runs of one experiment as analysis.nsbatch reads them (a file: at paper an
+    experiment's runs are more than one command-line argument may hold). Its params are the
+    runs' folders and parameters, so a changed parameter rewrites it and reruns the runs."""
+    output:
+        "results/{paper}/{exp}/{fidelity}/runs-spec.json",
+    params:
+        runs=lambda w: runs_json(w.paper, w.exp),
+    localrule: True
+    run:
+        Path(output[0]).write_text(params.runs + "\n")
+
+
 rule runs:
     """Every ns run of one experiment, ns.job_threads at a time (analysis.nsbatch): a run
     complete from the same inputs is kept, so a killed job resumes and a changed parameter
-    remakes only the runs it changes. Its output is the index of the runs; their parameters
-    are its params, so a change reruns it."""
+    remakes only the runs it changes. Its output is the index of the runs."""
     input:
+        spec="results/{paper}/{exp}/{fidelity}/runs-spec.json",
         ns=NS_INPUT,
         nsid=ns_id,
         script=lambda w: f"tcl/{w.paper}/{config[w.paper]['experiments'][w.exp]['family']}.tcl",
@@ -136,12 +150,11 @@ rule runs:
     # Snakemake log, a second Snakemake (--nolock) would empty it while the first runs
     threads: lambda w: max(1, min(config["ns"]["job_threads"], len(experiment_runs(w.paper, w.exp))))
     params:
-        runs=lambda w: runs_json(w.paper, w.exp),
         cpu=RUNS_BENCH + ".cpu",
         lock_wait=lambda w: LOCK_WAIT.get(w.paper, nsrun.LOCK_WAIT_S),
     shell:
         "rm -f {params.cpu}; python -m analysis.nsbatch --ns {input.ns} --script {input.script} "
-        "--runs-json {params.runs:q} --threads {threads} --lock-wait {params.lock_wait} "
+        "--runs {input.spec} --threads {threads} --lock-wait {params.lock_wait} "
         "--cpu-log {params.cpu} --index {output}"
 
 

@@ -94,10 +94,11 @@ def test_a_failed_run_stops_the_batch_and_no_finished_run_is_lost(
     assert nsrun.complete_summary(good[0][0]) is not None
     assert (tmp_path / "bad.failed").is_dir() and not later[0][0].exists()
     index = tmp_path / "runs.json"
-    spec = json.dumps([{"out": str(o), "params": p} for o, p in [*good, bad]])
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps([{"out": str(o), "params": p} for o, p in [*good, bad]]))
     cli = subprocess.run(
         [sys.executable, "-m", "analysis.nsbatch", "--ns", str(ns_binary), "--script",
-         str(SCRIPT), "--runs-json", spec, "--index", str(index)],
+         str(SCRIPT), "--runs", str(spec), "--index", str(index)],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert cli.returncode == 1 and "nsbatch: ns run" in cli.stderr
@@ -109,10 +110,11 @@ def test_the_command_line_writes_the_index_last(
 ) -> None:
     runs = _runs(tmp_path, params, [1, 2])
     index = tmp_path / "exp" / "runs.json"
-    spec = json.dumps([{"out": str(o), "params": p} for o, p in runs])
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps([{"out": str(o), "params": p} for o, p in runs]))
     cli = subprocess.run(
         [sys.executable, "-m", "analysis.nsbatch", "--ns", str(ns_binary), "--script",
-         str(SCRIPT), "--runs-json", spec, "--threads", "2", "--index", str(index),
+         str(SCRIPT), "--runs", str(spec), "--threads", "2", "--index", str(index),
          "--cpu-log", str(tmp_path / "runs.cpu")],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
