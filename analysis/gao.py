@@ -334,19 +334,25 @@ def table2(run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict]:
 
 
 #: Table 2's CHOKe rows that move with CHOKe's unstated thresholds: their values under the
-#: higher thresholds of experiment table2_choke150 are the checks of their diagnoses
+#: higher thresholds of experiments table2_choke<min_th> are the checks of their diagnoses
 #: (config/diagnoses/gao.yaml)
 CHOKE_THRESH_ROWS = ("table2.choke.tcp2.l12", "table2.choke.tcp2.l23", "table2.choke.tcp3.l23")
-CHOKE_THRESH_CHECK = "thresh150"
+#: the threshold steps (one experiment each: min_th, with max_th twice and the limit three
+#: times it) -> the suffix of their check keys
+CHOKE_THRESH_STEPS = {
+    "table2_choke150": "thresh150",
+    "table2_choke200": "thresh200",
+    "table2_choke300": "thresh300",
+}
 
 
-def table2_choke_thresholds(run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict]:
+def table2_choke_thresholds(
+    run_dirs: Sequence[Path], suffix: str
+) -> tuple[pd.DataFrame, dict]:
     """Table 2 under other CHOKe thresholds (a sensitivity run, never the primary result):
-    the rows of ``CHOKE_THRESH_ROWS`` as check values ``check.<row>.thresh150``."""
+    the rows of ``CHOKE_THRESH_ROWS`` as check values ``check.<row>.<suffix>``."""
     tidy, made = table2(run_dirs)
-    return tidy, {
-        f"check.{k}.{CHOKE_THRESH_CHECK}": made[k] for k in CHOKE_THRESH_ROWS if k in made
-    }
+    return tidy, {f"check.{k}.{suffix}": made[k] for k in CHOKE_THRESH_ROWS if k in made}
 
 
 def chain_maxmin(tidy: pd.DataFrame) -> dict[int, float]:
@@ -637,13 +643,13 @@ def analyse(
         return table1(run_dirs)
     if item == "table2":
         return table2(run_dirs)
-    if item == "table2_choke150":
-        return table2_choke_thresholds(run_dirs)
+    if item in CHOKE_THRESH_STEPS:
+        return table2_choke_thresholds(run_dirs, CHOKE_THRESH_STEPS[item])
     if item == "sens_low":
         return sens_low(run_dirs), {}
     if item == "aqm01":
         return aqm01(run_dirs), {}  # not in the paper: nothing to compare
-    known = "fig02, fig03, table1, table2, table2_choke150, sens_low, aqm01"
+    known = f"fig02, fig03, table1, table2, {', '.join(CHOKE_THRESH_STEPS)}, sens_low, aqm01"
     raise ValueError(f"unknown Gao item '{item}' ({known})")
 
 
@@ -652,7 +658,7 @@ PRIMARY_F = "parameters.F.value"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    steps = ["fig02", "fig03", "table1", "table2", "table2_choke150", "sens_low", "aqm01"]
+    steps = ["fig02", "fig03", "table1", "table2", *CHOKE_THRESH_STEPS, "sens_low", "aqm01"]
     steps += ["thm44", "claims"]
     ap = cli.analysis_parser("analysis.gao", "Gao, Jain, Schulman analysis", steps)
     a = cli.parse(ap, argv)

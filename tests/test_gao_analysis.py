@@ -612,5 +612,7 @@ def test_choke_threshold_sensitivity_writes_only_the_diagnosed_rows_as_checks(
 ) -> None:
     made = {"table2.choke.tcp2.l12": 0.5, "table2.choke.udp1.l12": 9.0, "derived.x": 1.0}
     monkeypatch.setattr(gao, "table2", lambda runs: (pd.DataFrame(), made))
-    _, numbers = gao.table2_choke_thresholds([])
-    assert numbers == {"check.table2.choke.tcp2.l12.thresh150": 0.5}
+    _, numbers = gao.table2_choke_thresholds([], "thresh300")
+    assert numbers == {"check.table2.choke.tcp2.l12.thresh300": 0.5}
+    # every threshold step is a step of the module, with its own suffix
+    assert len(set(gao.CHOKE_THRESH_STEPS.values())) == len(gao.CHOKE_THRESH_STEPS)
