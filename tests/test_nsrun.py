@@ -526,8 +526,9 @@ def test_read_cpu_log(tmp_path: Path) -> None:
 def test_a_batch_of_seeds_is_the_runs_made_one_by_one(
     ns_binary: Path, params: dict, tmp_path: Path
 ) -> None:
-    """--seeds (Akella et al.'s point batches): one process, one run per seed, each the same
-    bytes as that seed's run made alone, and each in the CPU log."""
+    """--seeds (a batch of seeds by hand; the workflow makes its runs through analysis.nsbatch):
+    one process, one run per seed, each the same bytes as that seed's run made alone, and each
+    in the CPU log."""
     base = {k: v for k, v in params.items() if k != "seed"}
     args = [f"{k}={nsrun.format_value(v)}" for k, v in base.items()]
     log = tmp_path / "batch.cpu"
