@@ -346,9 +346,7 @@ CHOKE_THRESH_STEPS = {
 }
 
 
-def table2_choke_thresholds(
-    run_dirs: Sequence[Path], suffix: str
-) -> tuple[pd.DataFrame, dict]:
+def table2_choke_thresholds(run_dirs: Sequence[Path], suffix: str) -> tuple[pd.DataFrame, dict]:
     """Table 2 under other CHOKe thresholds (a sensitivity run, never the primary result):
     the rows of ``CHOKE_THRESH_ROWS`` as check values ``check.<row>.<suffix>``."""
     tidy, made = table2(run_dirs)
