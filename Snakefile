@@ -113,7 +113,7 @@ def runs_index(paper: str, experiment: str) -> str:
 
 
 def runs_json(paper: str, experiment: str) -> str:
-    """The runs of an experiment as analysis.nsbatch --runs-json takes them."""
+    """The runs of an experiment as analysis.nsbatch reads them (rule runs_spec writes them)."""
     return json.dumps(
         [{"out": out, "params": p} for out, p in experiment_runs(paper, experiment)],
         sort_keys=True,
