@@ -111,4 +111,3 @@ bench: ns
 
 clean:
 	rm -rf results paper/generated paper/report-*.* figures/smoke figures/quick figures/paper .snakemake
-	cd paper && latexmk -C report.tex >/dev/null 2>&1 || true

@@ -3,6 +3,13 @@ tables, the value macros, the figure environment and the trace that ends each ca
 diff (:mod:`analysis.compare`) and the analysis steps write no LaTeX; the report
 (:mod:`analysis.report`) and the plot modules write theirs with these.
 
+The report is built by running pdflatex until its auxiliary files (labels, contents,
+bookmarks) no longer change, judged by their content (``latexmk`` judges by time and size first,
+and a contents file rewritten within the same second at the same size made it stop one run
+early now and then: the same sources gave two PDFs):
+
+    python -m analysis.latex pdf --jobname report-quick --pretex '...' paper/report.tex
+
 The built report's LaTeX log is checked for text that runs into the margin or the next column
 (``make smoke`` does this after the smoke report; exit status 1 with each box named):
 
@@ -12,7 +19,9 @@ The built report's LaTeX log is checked for text that runs into the margin or th
 from __future__ import annotations
 
 import argparse
+import hashlib
 import re
+import subprocess
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -294,12 +303,74 @@ def overfull_boxes(log: str) -> list[str]:
     return OVERFULL.findall(log)
 
 
+#: the files a LaTeX run writes for the next one to read: labels, contents, bookmarks, lists
+AUXILIARY = (".aux", ".toc", ".out", ".lof", ".lot")
+#: the runs after which a document whose auxiliary files still change is an error
+MAX_RUNS = 5
+
+
+class LatexError(RuntimeError):
+    """pdflatex failed, or the document's auxiliary files did not settle."""
+
+
+def _auxiliary_state(folder: Path, jobname: str) -> dict[str, str]:
+    """suffix -> sha256 of each auxiliary file of the job that exists."""
+    state = {}
+    for suffix in AUXILIARY:
+        f = folder / f"{jobname}{suffix}"
+        if f.is_file():
+            state[suffix] = hashlib.sha256(f.read_bytes()).hexdigest()
+    return state
+
+
+def build_pdf(tex: Path, jobname: str, pretex: str = "", max_runs: int = MAX_RUNS) -> int:
+    """Build ``<jobname>.pdf`` beside ``tex`` from scratch: the job's auxiliary files are
+    removed, then pdflatex runs until a run leaves them as it found them (by content), so
+    the same sources always take the same runs and give the same bytes. ``pretex`` is TeX
+    read before the document (e.g. a macro it tests). Returns the number of runs; raises
+    :class:`LatexError` with the log's error lines if a run fails, or if the auxiliary files
+    still change after ``max_runs`` runs."""
+    folder = tex.parent
+    for suffix in AUXILIARY:
+        (folder / f"{jobname}{suffix}").unlink(missing_ok=True)
+    cmd = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"-jobname={jobname}"]
+    cmd.append(f"{pretex}\\input{{{tex.name}}}")
+    before = _auxiliary_state(folder, jobname)
+    for run in range(1, max_runs + 1):
+        done = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, errors="replace")
+        print(done.stdout, end="")
+        if done.returncode != 0:
+            log = folder / f"{jobname}.log"
+            text = log.read_text(encoding="latin-1") if log.is_file() else done.stdout
+            errors = [line for line in text.splitlines() if line.startswith("!")]
+            raise LatexError(f"pdflatex run {run} of {tex} failed: " + "; ".join(errors))
+        after = _auxiliary_state(folder, jobname)
+        if after == before:
+            return run
+        before = after
+    raise LatexError(f"{tex}: its auxiliary files still change after {max_runs} pdflatex runs")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="check a built report's LaTeX log")
+    ap = argparse.ArgumentParser(description="build the report, or check a built report's log")
     sub = ap.add_subparsers(dest="command", required=True)
+    pdf = sub.add_parser("pdf", help="build a PDF with pdflatex until its labels settle")
+    pdf.add_argument("tex", type=Path, help="the document (its folder is the working folder)")
+    pdf.add_argument("--jobname", required=True, help="the name of the PDF and its files")
+    pdf.add_argument("--pretex", default="", help="TeX read before the document")
     ov = sub.add_parser("overfull", help="exit 1 naming every overfull box of the logs")
     ov.add_argument("logs", type=Path, nargs="+")
     a = ap.parse_args(argv)
+    if a.command == "pdf":
+        if not a.tex.is_file():
+            ap.error(f"{a.tex}: no such document")
+        try:
+            runs = build_pdf(a.tex, a.jobname, a.pretex)
+        except LatexError as e:
+            print(e, file=sys.stderr)
+            return 1
+        print(f"{a.tex.parent / a.jobname}.pdf: {runs} pdflatex runs")
+        return 0
     found = 0
     for log in a.logs:
         if not log.is_file():

@@ -164,10 +164,11 @@ rule report:
         generated=rules.report_parts.output,
         diff=rules.diff_tables.output,
         beyond=rules.beyond.output.tex,
+        code=code("analysis.latex"),
     output:
         f"{REPORT_PDF}",
     log:
-        f"{GEN}/latexmk.log",
+        f"{GEN}/latex.log",
     benchmark:
         f"benchmarks/{FIDELITY}/report.tsv"
     params:
@@ -180,6 +181,5 @@ rule report:
         date=SOURCE_DATE_EPOCH,
     shell:
         "SOURCE_DATE_EPOCH={params.date} FORCE_SOURCE_DATE=1 "
-        "latexmk -pdf -interaction=nonstopmode -halt-on-error -jobname={params.job} "
-        "-usepretex={params.pretex:q} -cd paper/report.tex > {log} 2>&1 "
-        "|| {{ grep -A5 '^!' paper/{params.job}.log >&2; exit 1; }}"
+        "python -m analysis.latex pdf --jobname={params.job} --pretex={params.pretex:q} "
+        "paper/report.tex > {log} 2>&1 || {{ tail -3 {log} >&2; exit 1; }}"

@@ -13,7 +13,7 @@ APT_PACKAGES=(
   # ns-2's own validation suites
   libperl4-corelibs-perl
   # the report
-  texlive-latex-base texlive-latex-recommended texlive-fonts-recommended lmodern latexmk
+  texlive-latex-base texlive-latex-recommended texlive-fonts-recommended lmodern
   poppler-utils
   # the venv
   python3 python3-venv

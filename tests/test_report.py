@@ -4,6 +4,7 @@ overrides (including what a fidelity level shortens) are listed."""
 from __future__ import annotations
 
 import copy
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -447,6 +448,58 @@ def test_the_log_check_names_every_overfull_box_and_no_underfull(tmp_path: Path)
     assert latex.main(["overfull", str(clean), str(bad)]) == 1
     with pytest.raises(SystemExit):
         latex.main(["overfull", str(tmp_path / "none.log")])
+
+
+#: a contents list long enough to push section 1 off page 1 once it is there: the second run
+#: moves every section, and only a third run lists the pages they are on
+SHIFTING_TOC = r"""\documentclass{article}
+\begin{document}
+\tableofcontents
+\clearpage
+\newcount\n \n=0
+\loop\advance\n by 1 \section{Section \the\n}\clearpage\ifnum\n<70 \repeat
+\end{document}
+"""
+#: each run writes into the .aux one more than the last run wrote: it never settles
+NEVER_SETTLES = r"""\documentclass{article}
+\makeatletter
+\providecommand\prev{0}
+\begin{document}
+\immediate\write\@auxout{\gdef\string\prev{\the\numexpr\prev+1\relax}}
+Run \prev.
+\end{document}
+"""
+
+
+def test_the_report_build_runs_pdflatex_until_its_contents_settle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three runs for a contents list that moves the pages it lists (two runs, all latexmk
+    sometimes made, list section 1 on page 1); the same bytes from a rebuild; an error, not a
+    PDF, for a document whose labels never settle and for one that does not compile."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "86400")
+    monkeypatch.setenv("FORCE_SOURCE_DATE", "1")
+    doc = tmp_path / "doc.tex"
+    doc.write_text(SHIFTING_TOC)
+    assert latex.build_pdf(doc, "doc") == 3
+    section1 = r"\numberline {1}Section 1}{"
+    page = (tmp_path / "doc.toc").read_text().split(section1, 1)[1].split("}", 1)[0]
+    assert page not in ("", "1")
+    shown = subprocess.run(
+        ["pdftotext", "-f", "1", "-l", "1", "doc.pdf", "-"], cwd=tmp_path, capture_output=True
+    )
+    assert shown.stdout.decode().split("Section 1", 1)[1].split()[0] == page  # as page 1 shows
+    first = (tmp_path / "doc.pdf").read_bytes()
+    assert latex.build_pdf(doc, "doc") == 3
+    assert (tmp_path / "doc.pdf").read_bytes() == first
+    assert latex.main(["pdf", "--jobname=doc2", str(doc)]) == 0
+    doc.write_text(NEVER_SETTLES)
+    with pytest.raises(latex.LatexError, match="still change after 3"):
+        latex.build_pdf(doc, "doc", max_runs=3)
+    doc.write_text(SHIFTING_TOC.replace(r"\clearpage", r"\nosuchmacro", 1))
+    with pytest.raises(latex.LatexError, match="Undefined control sequence"):
+        latex.build_pdf(doc, "doc")
+    assert latex.main(["pdf", "--jobname=doc", str(doc)]) == 1
 
 
 def test_a_report_shows_one_reference_per_paper_the_paper_run_first(tmp_path: Path) -> None:
