@@ -1,12 +1,13 @@
 """The comparisons of `make test-cluster` (tests/cluster/slurm_vs_local.py) can fail: a
-differing, missing or extra file makes the Slurm run not byte-identical, and only runs the
-job logs say were restored from the run store count as restored."""
+differing, missing or extra file makes the Slurm run not byte-identical, a search job below
+its threads fails, and a runs job's progress comes from its own experiment."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from tests.cluster.slurm_vs_local import makes_runs, same, searches_get_their_threads
+from tests.cluster.slurm_vs_local import runs_progress, same, searches_get_their_threads
 
 
 def test_same_fails_on_any_difference() -> None:
@@ -17,11 +18,20 @@ def test_same_fails_on_any_difference() -> None:
     assert not same("extra", want, {**want, "c/summary.json": b"2"})
 
 
-def test_jobs_that_make_runs_are_told_by_their_comment() -> None:
-    assert makes_runs("rule_runs_wildcards_floyd1991_fig04_smoke")
-    assert makes_runs("rule_akella2002_search_wildcards_full_sack_droptail_alpha")
-    assert not makes_runs("rule_steps_figure_table")
-    assert not makes_runs("rule_analyse_wildcards_floyd1991_analysis")
+def test_a_runs_job_s_progress_is_read_from_its_experiment(tmp_path: Path) -> None:
+    """An experiment's runs job (its comment names paper, experiment, fidelity; the
+    experiment's name may hold '_') counts its runs with a summary; other jobs: none."""
+    exp = tmp_path / "results" / "floyd1991" / "fig02_links" / "smoke"
+    runs = [{"out": f"results/floyd1991/fig02_links/smoke/n{i}_s1", "params": {}} for i in (1, 2)]
+    exp.mkdir(parents=True)
+    (exp / "runs-spec.json").write_text(json.dumps(runs))
+    comment = "rule_runs_wildcards_floyd1991_fig02_links_smoke"
+    assert runs_progress(tmp_path, comment) == (0, 2)
+    (exp / "n2_s1").mkdir()
+    (exp / "n2_s1" / "summary.json").write_text("{}")
+    assert runs_progress(tmp_path, comment) == (1, 2)
+    assert runs_progress(tmp_path, "rule_akella2002_search_wildcards_full_sack_alpha") is None
+    assert runs_progress(tmp_path, "rule_analyse_wildcards_floyd1991_analysis") is None
 
 
 def test_a_search_job_that_ran_with_fewer_threads_fails_the_check(tmp_path: Path) -> None:

@@ -5,10 +5,11 @@ sources copied): in the first the smoke pipeline runs locally (--cores 1); in th
 through Slurm with profiles/slurm (one sbatch job per experiment's runs and per search,
 the analysis steps in batches of group "steps"); every results/<paper>/**/summary.json and
 *.tsv, and the papers' rows of paper/generated/smoke/diff.csv, must be byte-identical, with
-no file more or less. In the third the Slurm run is disturbed: once some ns runs are done, a
-job making runs that has run for a while is cancelled with scancel (the run with
---retries 0, so it fails; Snakemake then deletes the job's output, the experiment's index).
-In the fourth the whole Snakemake is stopped mid-way with SIGINT. Each is then run again: no
+no file more or less. In the third the Slurm run is disturbed: once some ns runs are done, an
+experiment's runs job with some but not all of its runs finished is cancelled with scancel
+(the run with --retries 0, so it fails; Snakemake then deletes the job's output, the
+experiment's index). In the fourth the whole Snakemake is stopped with SIGINT at such a
+moment. Each is then run again: no
 run finished before is simulated again (the cut job's finished runs too: they are not
 Snakemake outputs, and the rerun keeps every run complete from the same inputs,
 analysis/nsbatch.py), and the result is byte-identical to the local run's again.
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -148,10 +150,17 @@ def summaries(w: Path, papers: list[str]) -> dict[str, int]:
     }
 
 
-def makes_runs(comment: str) -> bool:
-    """Whether a Slurm job makes ns runs (an experiment's runs, a search), by the comment the
-    plugin gives it ('rule_<rule>_wildcards_...')."""
-    return re.match(r"rule_(runs|akella2002_search)_wildcards_", comment) is not None
+def runs_progress(w: Path, comment: str) -> tuple[int, int] | None:
+    """(runs finished, runs) of the experiment an experiment's runs job makes, by its comment
+    ('rule_runs_wildcards_<paper>_<experiment>_<fidelity>') and the experiment's runs-spec.json
+    (written before the job starts); None for another job."""
+    m = re.fullmatch(r"rule_runs_wildcards_([^_]+)_(.+)_([^_]+)", comment)
+    if m is None:
+        return None
+    spec = w / "results" / m[1] / m[2] / m[3] / "runs-spec.json"
+    runs = json.loads(spec.read_text())
+    done = sum((w / r["out"] / "summary.json").is_file() for r in runs)
+    return done, len(runs)
 
 
 def no_jobs_left(w: Path) -> None:
@@ -163,12 +172,12 @@ def no_jobs_left(w: Path) -> None:
     sys.exit(f"cluster: Slurm jobs left behind by the stopped run: {slurm_jobs(w, 'all')}")
 
 
-def disturb(w: Path, paper: list[str], log: Path, after: int, mid: float, how: str) -> str:
-    """Start the Slurm run in w; once `after` ns runs are done and a job making runs has been
-    running for `mid` seconds, either cancel that job with scancel (how='scancel';
-    the run with --retries 0, so it fails) or stop the whole Snakemake with SIGINT, as a user
-    would with Ctrl-C (how='abort'). Wait for the run to end: it must fail and leave no job
-    behind. Returns what was done, for the log."""
+def disturb(w: Path, paper: list[str], log: Path, after: int, how: str) -> str:
+    """Start the Slurm run in w; once `after` ns runs are done and an experiment's runs job is
+    running with some but not all of its runs finished, either cancel that job with scancel
+    (how='scancel'; the run with --retries 0, so it fails) or stop the whole Snakemake with
+    SIGINT, as a user would with Ctrl-C (how='abort'). Wait for the run to end: it must fail
+    and leave no job behind. Returns what was done, for the log."""
     cmd = smoke(paper, "--profile", "profiles/slurm", "--retries", "0")
     with log.open("w") as fh:
         proc = subprocess.Popen(
@@ -176,24 +185,24 @@ def disturb(w: Path, paper: list[str], log: Path, after: int, mid: float, how: s
         )
     done = ""
     end = time.monotonic() + 3600
-    first_seen: dict[str, float] = {}  # running job -> when it was first seen running
     while proc.poll() is None and not done and time.monotonic() < end:
-        now = time.monotonic()
-        running = [j for j in slurm_jobs(w, "RUNNING") if makes_runs(j[1])]
-        first_seen = {j[0]: first_seen.get(j[0], now) for j in running}
-        # a job running for `mid` seconds: cut mid-way (some of its runs done), not at start
-        old = [j for j in running if now - first_seen[j[0]] >= mid]
-        if old and len(summaries(w, paper)) >= after:
-            jobid = old[0][0]
+        # a job cut mid-way: some of its runs kept, some left for the rerun to make
+        midway = [
+            (jobid, progress)
+            for jobid, comment in slurm_jobs(w, "RUNNING")
+            if (progress := runs_progress(w, comment)) and 0 < progress[0] < progress[1]
+        ]
+        if midway and len(summaries(w, paper)) >= after:
+            jobid, (finished, runs) = midway[0]
             if how == "scancel":
                 subprocess.run(["scancel", jobid], check=True)
                 done = f"cancelled job {jobid}"
             else:
                 proc.send_signal(signal.SIGINT)
                 done = f"stopped Snakemake (SIGINT) while job {jobid} ran"
-            print(f"cluster: {done} after {mid:.0f} s of it, {len(summaries(w, paper))} ns "
-                  "runs done", flush=True)  # fmt: skip
-        time.sleep(0.5)
+            print(f"cluster: {done} with {finished} of its {runs} runs finished, "
+                  f"{len(summaries(w, paper))} ns runs done", flush=True)  # fmt: skip
+        time.sleep(0.2)
     if not done:
         proc.kill()
         proc.wait()
@@ -237,7 +246,6 @@ def main() -> int:
         help="the papers of the scancel and SIGINT runs (a subset of --papers; none: skip)",
     )
     ap.add_argument("--after", type=int, default=4, help="ns runs done before the scancel")
-    ap.add_argument("--mid", type=float, default=3.0, help="seconds the cut job ran")
     ap.add_argument("--keep", type=Path, help="make the copies here and keep them")
     a = ap.parse_args()
     if not set(a.fault_papers) <= set(a.papers):
@@ -274,7 +282,7 @@ def main() -> int:
         want = outputs(local, a.fault_papers)
         for how in ("scancel", "abort"):
             w = fault if how == "scancel" else abort
-            disturb(w, a.fault_papers, logs / f"{how}-1.log", a.after, a.mid, how)
+            disturb(w, a.fault_papers, logs / f"{how}-1.log", a.after, how)
             ok = rerun(w, a.fault_papers, logs / f"{how}-2.log", want, how) and ok
         print("cluster: byte-identical" if ok else "cluster: FAILED")
         return 0 if ok else 1
