@@ -40,6 +40,24 @@ def test_period_differences_add_up(runs: list[Path]) -> None:
     assert row["pct"] == pytest.approx(100 * row["delivered"] / (rate * 50))
 
 
+def test_timeouts_are_the_sender_s_retransmission_timeouts(
+    cfg: dict, ns_binary: Path, tmp_path: Path
+) -> None:
+    """goodput.tsv's timeouts column counts connection 0's retransmission timeouts: none when
+    its gateway never drops (a buffer far above its window), some when a 2-packet buffer
+    drops most of each slow-start burst, so that no duplicate ACK comes back."""
+    base = dict(conf.runs(cfg, "floyd1991", "fig08", "smoke")[0].params)
+    got = {}
+    for buffer in (2, 1000):
+        d = tmp_path / f"b{buffer}"
+        params = {**base, "n": 1, "active": "conn0", "duration": 60, "gw_buffer": buffer}
+        nsrun.run(ns_binary, conf.tcl_script("floyd1991", "gateways"), d, params)
+        t = floyd1991.period_throughput([d])
+        got[buffer] = int(t[t["conn"] == 0]["timeouts"].sum())
+    assert got[1000] == 0
+    assert got[2] > 0
+
+
 def test_gateway_shares(runs: list[Path]) -> None:
     w = floyd1991.gateway_shares(runs)
     assert set(w["n"]) == {2, 3}
@@ -76,13 +94,20 @@ def test_extension_means_skip_the_first_period(runs: list[Path]) -> None:
 # ---- every criterion on hand-made inputs: one that holds, one that must fail --------------
 
 
-def _thr(conn0: dict[int, float], conn1: dict[int, float], gap: float = 0.0) -> pd.DataFrame:
+def _thr(
+    conn0: dict[int, float],
+    conn1: dict[int, float],
+    gap: float = 0.0,
+    timeouts: dict[int, int] | None = None,
+) -> pd.DataFrame:
     """A Figures 3-8 tidy table: ten periods per n, connection 0 and 1 at the given % of M,
-    the analytical line ``gap`` points below the simulation."""
+    the analytical line ``gap`` points below the simulation; connection 0's sender times out
+    ``timeouts[n]`` times in the run (in its first periods), connection 1's never."""
     rows = []
     for n in conn0:
         for period in range(1, 11):
             for conn, v in ((0, conn0[n]), (1, conn1[n])):
+                stalls = (timeouts or {}).get(n, 0) if conn == 0 else 0
                 rows.append(
                     {
                         "n": n,
@@ -90,6 +115,7 @@ def _thr(conn0: dict[int, float], conn1: dict[int, float], gap: float = 0.0) -> 
                         "period": period,
                         "conn": conn,
                         "pct": v,
+                        "timeouts": 1 if period <= stalls else 0,
                         "analysis_pct": v - gap if conn == 0 else v + gap,
                     }
                 )
@@ -108,6 +134,24 @@ def test_one_over_n_is_against_connection_1() -> None:
     assert not floyd1991.one_over_n(low).loc[10, "holds"]
     nums, _ = floyd1991.claims({"fig07": ok, "fig08": low})
     assert nums["figs7_8.conn0_at_least_one_over_n"] is False
+
+
+def test_the_shortfall_is_told_apart_by_connection_0_s_timeouts() -> None:
+    """The check of the 1/n row's diagnosis: connection 0 short of 1/n at n = 10 in Figure 8
+    with 8 timeouts per run, at most 2 wherever it meets the bound: the timeouts tell the
+    cells apart (true). A cell that meets the bound with as many timeouts: false. Nothing
+    short, or nothing met: not computed (NaN)."""
+    rd = _thr({1: 49.0, 2: 31.0, 10: 12.0}, {1: 49.0, 2: 62.0, 10: 86.0}, timeouts={10: 2})
+    dt = _thr({1: 49.0, 2: 31.0, 10: 3.0}, {1: 49.0, 2: 62.0, 10: 90.0}, timeouts={10: 8})
+    assert floyd1991.timeouts_separate_shortfall([rd, dt]) is True
+    nums, _ = floyd1991.claims({"fig07": rd, "fig08": dt})
+    assert nums[floyd1991.STALL_CHECK] is True
+    assert nums["figs7_8.conn0_at_least_one_over_n"] is False
+    stalls_too = _thr({1: 49.0, 2: 31.0, 10: 12.0}, {1: 49.0, 2: 62.0, 10: 86.0}, timeouts={2: 8})
+    assert floyd1991.timeouts_separate_shortfall([stalls_too, dt]) is False
+    assert np.isnan(floyd1991.timeouts_separate_shortfall([rd, rd]))
+    all_short = _thr({2: 3.0, 10: 1.0}, {2: 62.0, 10: 90.0})
+    assert np.isnan(floyd1991.timeouts_separate_shortfall([all_short]))
 
 
 def test_one_over_n_at_n1_is_not_a_coin_flip() -> None:

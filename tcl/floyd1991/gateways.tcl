@@ -4,7 +4,8 @@
 # (src_i -> ia -> ib -> sink_i). The congested queue is ia's, on its link to ib.
 #
 # Writes (cumulative counts, sampled at the end of every period):
-#   goodput.tsv   period t conn delivered      in-order packets delivered to the sink
+#   goodput.tsv   period t conn delivered timeouts   in-order packets delivered to the sink,
+#                 and the sender's retransmission timeouts (nrexmit_)
 #   gateways.tsv  period t gw conn arrivals departures drops   at gateway ia (drops incl. early)
 #   cwnd.tsv      t conn cwnd                  every cwnd_interval s (if > 0)
 source [file join [file dirname [info script]] .. lib experiment.tcl]
@@ -118,16 +119,16 @@ for {set i 0} {$i <= $conns} {incr i} {
 set fids {}
 for {set i 0} {$i <= $conns} {incr i} { lappend fids $i }
 for {set i 1} {$i <= $n} {incr i} { set fm($i) [experiment::flowmon $ga($i) $gb($i)] }
-experiment::table_open goodput {period t conn delivered}
+experiment::table_open goodput {period t conn delivered timeouts}
 experiment::table_open gateways {period t gw conn arrivals departures drops}
 set ::period_index 0
 proc sample_period {} {
-    global ns n conns sink fm fids
+    global ns n conns sink tcp fm fids
     incr ::period_index
     set t [$ns now]
     for {set i 0} {$i <= $conns} {incr i} {
         set pk [expr {[$sink($i) set bytes_] / [experiment::p pkt_size]}]
-        experiment::row goodput [list $::period_index $t $i $pk]
+        experiment::row goodput [list $::period_index $t $i $pk [$tcp($i) set nrexmit_]]
     }
     for {set g 1} {$g <= $n} {incr g} {
         foreach {fid c} [experiment::flow_counts $fm($g) $fids] {
