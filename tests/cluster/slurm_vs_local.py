@@ -6,10 +6,12 @@ through Slurm with profiles/slurm (one sbatch job per experiment's runs and per 
 the analysis steps in batches of group "steps"); every results/<paper>/**/summary.json and
 *.tsv, and the papers' rows of paper/generated/smoke/diff.csv, must be byte-identical, with
 no file more or less. In the third the Slurm run is disturbed: once some ns runs are done, an
-experiment's runs job with some but not all of its runs finished is cancelled with scancel
-(the run with --retries 0, so it fails; Snakemake then deletes the job's output, the
-experiment's index). In the fourth the whole Snakemake is stopped with SIGINT at such a
-moment. Each is then run again: no
+experiment's runs job with runs still to make (one with some already finished, if any) is
+cancelled with scancel (the run with --retries 0, so it fails; Snakemake then deletes the
+job's output, the experiment's index). In the fourth the whole Snakemake is stopped with
+SIGINT at such a moment. The fault runs use Tang et al. by default: four runs per
+experiment at smoke, each longer than a poll, where Floyd's two runs of a tenth of a second
+each end before any poll sees them half done. Each is then run again: no
 run finished before is simulated again (the cut job's finished runs too: they are not
 Snakemake outputs, and the rerun keeps every run complete from the same inputs,
 analysis/nsbatch.py), and the result is byte-identical to the local run's again.
@@ -174,7 +176,8 @@ def no_jobs_left(w: Path) -> None:
 
 def disturb(w: Path, paper: list[str], log: Path, after: int, how: str) -> str:
     """Start the Slurm run in w; once `after` ns runs are done and an experiment's runs job is
-    running with some but not all of its runs finished, either cancel that job with scancel
+    running with runs still to make (one with some finished, if any), either cancel it with
+    scancel
     (how='scancel'; the run with --retries 0, so it fails) or stop the whole Snakemake with
     SIGINT, as a user would with Ctrl-C (how='abort'). Wait for the run to end: it must fail
     and leave no job behind. Returns what was done, for the log."""
@@ -186,14 +189,17 @@ def disturb(w: Path, paper: list[str], log: Path, after: int, how: str) -> str:
     done = ""
     end = time.monotonic() + 3600
     while proc.poll() is None and not done and time.monotonic() < end:
-        # a job cut mid-way: some of its runs kept, some left for the rerun to make
-        midway = [
+        # a job cut before its end, some of its runs left for the rerun to make; one with
+        # some runs finished (kept through the cut) first
+        unfinished = [
             (jobid, progress)
             for jobid, comment in slurm_jobs(w, "RUNNING")
-            if (progress := runs_progress(w, comment)) and 0 < progress[0] < progress[1]
+            if (progress := runs_progress(w, comment)) and progress[0] < progress[1]
         ]
-        if midway and len(summaries(w, paper)) >= after:
-            jobid, (finished, runs) = midway[0]
+        if unfinished and len(summaries(w, paper)) >= after:
+            jobid, (finished, runs) = max(
+                unfinished, key=lambda j: (j[1][0] > 0, j[1][1] - j[1][0])
+            )
             if how == "scancel":
                 subprocess.run(["scancel", jobid], check=True)
                 done = f"cancelled job {jobid}"
@@ -242,7 +248,7 @@ def main() -> int:
     ap.add_argument(
         "--fault-papers",
         nargs="*",
-        default=["floyd1991"],
+        default=["tang"],
         help="the papers of the scancel and SIGINT runs (a subset of --papers; none: skip)",
     )
     ap.add_argument("--after", type=int, default=4, help="ns runs done before the scancel")
