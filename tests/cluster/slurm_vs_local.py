@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import os
 import re
 import shutil
@@ -45,6 +44,7 @@ from conftest import make_project_copy, sigint_default  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
 from analysis import config as conf  # noqa: E402
+from analysis import nsbatch  # noqa: E402
 
 SMK = Path(sys.executable).with_name("snakemake")
 PAPERS = conf.paper_keys()
@@ -160,8 +160,8 @@ def runs_progress(w: Path, comment: str) -> tuple[int, int] | None:
     if m is None:
         return None
     spec = w / "results" / m[1] / m[2] / m[3] / "runs-spec.json"
-    runs = json.loads(spec.read_text())
-    done = sum((w / r["out"] / "summary.json").is_file() for r in runs)
+    runs = nsbatch.parse_runs(spec.read_text())
+    done = sum((w / out / "summary.json").is_file() for out, _ in runs)
     return done, len(runs)
 
 
@@ -177,10 +177,9 @@ def no_jobs_left(w: Path) -> None:
 def disturb(w: Path, paper: list[str], log: Path, after: int, how: str) -> str:
     """Start the Slurm run in w; once `after` ns runs are done and an experiment's runs job is
     running with runs still to make (one with some finished, if any), either cancel it with
-    scancel
-    (how='scancel'; the run with --retries 0, so it fails) or stop the whole Snakemake with
-    SIGINT, as a user would with Ctrl-C (how='abort'). Wait for the run to end: it must fail
-    and leave no job behind. Returns what was done, for the log."""
+    scancel (how='scancel'; the run with --retries 0, so it fails) or stop the whole Snakemake
+    with SIGINT, as a user would with Ctrl-C (how='abort'). Wait for the run to end: it must
+    fail and leave no job behind. Returns what was done, for the log."""
     cmd = smoke(paper, "--profile", "profiles/slurm", "--retries", "0")
     with log.open("w") as fh:
         proc = subprocess.Popen(
