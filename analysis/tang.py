@@ -20,7 +20,7 @@ counters never overflow.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +28,7 @@ import pandas as pd
 
 from analysis import nsio
 from analysis.cli import analysis_parser, extra_dir, need, parse, run_dirs
+from analysis.compare import load_originals
 from analysis.models.tang.network import (
     Flow,
     LinearPrice,
@@ -302,8 +303,62 @@ def vegas_packets_per_flow(summary: dict) -> float:
     return float(p["alpha"])
 
 
-def analyse(experiment: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, dict[str, float]]:
-    """Window table (tidy) and regenerated numbers of one experiment."""
+#: Sec 5.2 on Experiment 1's two states: with FAST first "link 2 queue remains nonzero while
+#: link 1 (and hence link 3) queue remains empty"; with Reno first "the queue and throughput
+#: behaviors are exactly opposite". The links (0-based) whose queues are not empty, per state.
+TABLE1_QUEUED = {"fast_first": (1,), "reno_first": (0, 2)}
+#: suffix of Table 1's check values: FAST's queueing delay at the published rate over the
+#: largest the state's queued links can give
+FAST_DELAY_CHECK = "fast_delay_over_buffer"
+
+
+def fast_delay_over_buffer(
+    rate_mbps: float,
+    flows: int,
+    alpha_pkts: float,
+    pkt_size: float,
+    queued: Sequence[tuple[float, float]],
+) -> float:
+    """FAST's equilibrium (Sec 2: a flow keeps alpha packets queued along its path, so its
+    rate is x = alpha / q) read backwards: the queueing delay q = alpha / x that a path's
+    ``flows`` flows must see to send ``rate_mbps`` together, over the largest queueing delay
+    the path's queued links can give, each a full buffer drained at capacity (``queued``:
+    (buffer packets, capacity b/s) per link). Above 1, no queue the stated buffers can hold
+    gives that rate."""
+    if rate_mbps <= 0 or flows < 1 or not queued:
+        raise ValueError("a positive rate, at least one flow and one queued link are needed")
+    x = rate_mbps * 1e6 / (8.0 * pkt_size) / flows  # packets/s per flow
+    q_max = sum(buf * 8.0 * pkt_size / bw for buf, bw in queued)
+    return (alpha_pkts / x) / q_max
+
+
+def table1_fast_checks(params: Mapping[str, float], published: Mapping[str, float]) -> dict:
+    """The check values of Table 1's FAST rows: for each state and FAST path (groups 1 and 2 of
+    the fig1 chain, ``n_short`` flows each), :func:`fast_delay_over_buffer` of the published
+    rate on the Experiment 1 network the runs simulate (alpha, buffers, capacities, packet
+    size), over the path's links that Sec 5.2 says are queued in that state; and per state
+    the smallest of its paths' values (``...fast_delay_over_buffer_min``)."""
+    out: dict[str, float] = {}
+    for state, links in TABLE1_QUEUED.items():
+        vals = []
+        for g in (0, 1):  # the FAST paths
+            on = [i for i in ROUTES["fig1"][g] if i in links]
+            queued = [(params[f"buf{i + 1}"], params[f"bw{i + 1}"]) for i in on]
+            key = f"table1.{state}.path{g + 1}_fast.mean"
+            v = fast_delay_over_buffer(
+                published[key], int(params["n_short"]), params["alpha"], params["pkt_size"], queued
+            )
+            out[f"check.table1.{state}.path{g + 1}_fast.{FAST_DELAY_CHECK}"] = v
+            vals.append(v)
+        out[f"check.table1.{state}.{FAST_DELAY_CHECK}_min"] = min(vals)
+    return out
+
+
+def analyse(
+    experiment: str, run_dirs: Sequence[Path], published: Mapping[str, float] | None = None
+) -> tuple[pd.DataFrame, dict[str, float]]:
+    """Window table (tidy) and regenerated numbers of one experiment; ``published`` (the
+    paper's numbers by key) adds the checks computed from them (Experiment 1)."""
     w = window_table(run_dirs)
     numbers: dict[str, float] = {}
     s0 = nsio.read_summary(run_dirs[0])
@@ -316,6 +371,8 @@ def analyse(experiment: str, run_dirs: Sequence[Path]) -> tuple[pd.DataFrame, di
             numbers.update({f"check.{k}.{ONE_LONG_CHECK}": v for k, v in alt.items()})
         if experiment == "exp1":
             numbers["exp1.repetitions"] = float(w["seed"].nunique())
+            if published is not None:
+                numbers.update(table1_fast_checks(p0, published))
     elif experiment == "fig09":
         u = _pick(pw, "link", 1, first="short", k2=600)["util"]
         numbers["fig9.vegas_first.link1_util_at_k2_600"] = float(u.mean()) if len(u) else np.nan
@@ -967,7 +1024,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         need(ap, a, "--runs")
         dirs = run_dirs(a.runs)
         extra = extra_dir(ap, a)
-        tidy, nums = analyse(a.step, dirs)
+        pub = {p.key: p.published for p in load_originals(a.originals)} if a.originals else None
+        tidy, nums = analyse(a.step, dirs, pub)
         numbers = dict(nums)
         write_tidy(traces(dirs), extra / "traces.csv")
         th = (

@@ -415,3 +415,51 @@ def test_table2_sensitivity_runs_are_check_values_not_numbers() -> None:
     assert main["table2.short_first.path3.mean"] == pytest.approx(70.0)
     assert alt["table2.short_first.path3.mean"] == pytest.approx(14.0)
     assert alt["table2.short_first.path3.sd"] == pytest.approx(2.0**0.5)
+
+
+def test_fast_delay_over_buffer_by_hand() -> None:
+    # 52 Mb/s of 1500-byte packets over 2 flows: 2166.7 packets/s each; alpha 50 packets needs
+    # q = 50 / 2166.7 = 23.08 ms; 150 packets at 150 Mb/s drain in 12 ms: ratio 1.923
+    assert tang.fast_delay_over_buffer(52.0, 2, 50.0, 1500.0, [(150, 150e6)]) == pytest.approx(
+        23.0769 / 12.0, rel=1e-4
+    )
+    # two queued links add their delays: 800 packets at 110 Mb/s are 87.27 ms each
+    two = tang.fast_delay_over_buffer(13.3, 2, 50.0, 1500.0, [(800, 110e6), (800, 110e6)])
+    assert two == pytest.approx((50 / (13.3e6 / 12000 / 2)) / (2 * 800 * 12000 / 110e6))
+    # a rate a full buffer can carry: 120 Mb/s, 5000 packets/s per flow, q = 10 ms < 12 ms
+    assert tang.fast_delay_over_buffer(120.0, 2, 50.0, 1500.0, [(150, 150e6)]) < 1
+    with pytest.raises(ValueError):
+        tang.fast_delay_over_buffer(0.0, 2, 50.0, 1500.0, [(150, 150e6)])
+    with pytest.raises(ValueError):
+        tang.fast_delay_over_buffer(52.0, 2, 50.0, 1500.0, [])
+
+
+def test_table1_fast_checks_use_the_state_queues(cfg: dict, root: Path) -> None:
+    from analysis import diagnosis
+
+    p = next(iter(conf.runs(cfg, "tang", "exp1", "paper"))).params
+    pub = {x.key: x.published for x in load_originals(root / "config/originals/tang.yaml")}
+    c = tang.table1_fast_checks(p, pub)
+    # FAST first: only link 2 is queued; path 1 at the published 52 Mb/s is the case above
+    assert c["check.table1.fast_first.path1_fast.fast_delay_over_buffer"] == pytest.approx(
+        1.923, abs=1e-3
+    )
+    # Reno first: path 1 crosses link 1 (queued) and link 2 (empty): only link 1 counts
+    r1 = c["check.table1.reno_first.path1_fast.fast_delay_over_buffer"]
+    assert r1 == pytest.approx(tang.fast_delay_over_buffer(13.3, 2, 50, 1500, [(800, 110e6)]))
+    assert c["check.table1.reno_first.fast_delay_over_buffer_min"] == min(
+        c["check.table1.reno_first.path1_fast.fast_delay_over_buffer"],
+        c["check.table1.reno_first.path2_fast.fast_delay_over_buffer"],
+    )
+    # the diagnoses fail on rates a full buffer could carry (FAST rates twice the published)
+    doubled = {k: 2 * v if k.startswith("table1.") else v for k, v in pub.items()}
+    d2 = tang.table1_fast_checks(p, doubled)
+    diags = {
+        d.key: d
+        for d in diagnosis.load(root / "config/diagnoses/tang.yaml")
+        if d.check.endswith(tang.FAST_DELAY_CHECK) or d.check.endswith("_min")
+    }
+    assert len(diags) == 4
+    for d in diags.values():
+        assert diagnosis.check_outcome(d, None, repr(c[d.check])) == diagnosis.HOLDS
+        assert diagnosis.check_outcome(d, None, repr(d2[d.check])) == diagnosis.FAILS
