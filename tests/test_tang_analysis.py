@@ -314,16 +314,18 @@ def test_figs3_4_queues_and_utilisation() -> None:
 
 
 def test_sensitivity_runs_are_swept_next_to_the_stated_value(cfg: dict) -> None:
-    """Every sensitivity value is a sweep value of its experiment at quick and paper fidelity,
-    next to the primary value, which is the experiment's (or the paper's default) value."""
+    """Every sensitivity value is run at quick and paper fidelity, by the step's experiments,
+    next to the primary value, which is the experiment's (or the paper's default) value; a
+    sweep value of the experiment itself is not run at smoke."""
     exps = cfg["tang"]["experiments"]
+    items = conf.items(cfg, "tang")
     for exp, (k, v) in tang.SENSITIVITY.items():
         stated = exps[exp].get("set", {}).get(k, cfg["tang"]["parameters"][k]["value"])
         assert stated != v, exp
+        step_exps = next(it.experiments for it in items.values() if it.step == exp)
         for fid in ("quick", "paper"):
-            values = exps[exp]["fidelity"][fid]["sweep"][k]
+            values = {r.params[k] for e in step_exps for r in conf.runs(cfg, "tang", e, fid)}
             assert v in values and stated in values, (exp, fid)
-        # and the smoke runs are primary only
         assert k not in exps[exp]["fidelity"]["smoke"].get("sweep", {})
 
 
@@ -403,6 +405,7 @@ def test_table2_sensitivity_runs_are_check_values_not_numbers() -> None:
                     "short_tcp": "reno",
                     "first": "short",
                     "n_long": n_long,
+                    "alpha": 50,
                     "idx": 3,
                     "protocol": "reno",
                     "mbps": rate + jitter,
@@ -463,3 +466,57 @@ def test_table1_fast_checks_use_the_state_queues(cfg: dict, root: Path) -> None:
     for d in diags.values():
         assert diagnosis.check_outcome(d, None, repr(c[d.check])) == diagnosis.HOLDS
         assert diagnosis.check_outcome(d, None, repr(d2[d.check])) == diagnosis.FAILS
+
+
+def test_table4_alpha_sensitivity_is_a_check_not_a_number(root: Path) -> None:
+    """Experiment 2: the alpha-50 runs give Table 4's rows, the alpha-100 runs only the check
+    values of the rows' unstated-parameter diagnoses, which fail on the primary values."""
+    from analysis import diagnosis
+    from analysis.compare import verdict
+
+    rows = []
+    for alpha, fast, reno in ((50, 31.0, 66.0), (100, 50.0, 44.0)):
+        for first in ("short", "long"):
+            for seed, jitter in ((1, -1.0), (2, 1.0)):
+                for idx, proto, rate in ((1, "fast", fast), (4, "sack", reno)):
+                    rows.append(
+                        {
+                            "what": "group",
+                            "short_tcp": "fast",
+                            "first": first,
+                            "n_long": 8,
+                            "alpha": alpha,
+                            "idx": idx,
+                            "protocol": proto,
+                            "mbps": rate + jitter,
+                            "seed": seed,
+                        }
+                    )
+    w = pd.DataFrame(rows)
+    main = tang.table_numbers("exp2", w)
+    alt = tang.table_numbers("exp2", w, "sensitivity")
+    assert main["table4.fast_first.path1_fast.mean"] == pytest.approx(31.0)
+    assert alt["table4.fast_first.path1_fast.mean"] == pytest.approx(50.0)
+    assert main["table4.reno_first.path4_reno.mean"] == pytest.approx(66.0)
+    pub = {x.key: x for x in load_originals(root / "config/originals/tang.yaml")}
+    diags = [
+        d
+        for d in diagnosis.load(root / "config/diagnoses/tang.yaml")
+        if d.key.startswith("table4.") and d.key.endswith(".mean")
+    ]
+    assert {d.check for d in diags} >= {
+        f"check.table4.{s}.{p}.mean.fast_alpha_100"
+        for s in ("fast_first", "reno_first")
+        for p in ("path1_fast", "path4_reno")
+    }
+    for d in diags:
+        key = d.key
+        if key not in main:
+            continue
+        p = pub[key]
+        out = {}
+        for name, vals in (("primary", main), ("alpha 100", alt)):
+            out[name] = diagnosis.check_outcome(
+                d, lambda t, p=p: verdict(p, t), repr(vals[key]), p.published
+            )
+        assert out == {"primary": diagnosis.FAILS, "alpha 100": diagnosis.HOLDS}, key
