@@ -41,7 +41,7 @@ import resource
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,7 +66,7 @@ PARTS_DIR = f"{REFERENCE_DIR}/parts"
 META = ("paper", "fidelity", "commit", "ns_id", "wall_s", "cpu_s", "jobs", "date")
 #: recorded when known: how many Snakemake runs (attempts) the wall and CPU times add up; for
 #: a run made in batches: the steps it holds, those it does not hold yet, and how many parts
-OPTIONAL_META = ("attempts", "steps", "steps_missing", "parts")
+OPTIONAL_META = ("attempts", "steps", "steps_missing", "parts", "runs_from")
 #: one line per attempt of ``make`` (logs/, not committed): a run cut off resumes in the
 #: next attempt, and the reference's times are the sum over all attempts
 LEDGER_COLUMNS = ("started", "commit", "wall_s", "cpu_s", "exit", "how")
@@ -436,6 +436,9 @@ def _make(a: argparse.Namespace) -> int:
     )
     if steps:
         meta = {**_provenance(run), "steps": " ".join(steps)}
+        earlier_part = root / part_path(a.paper, a.fidelity, steps)
+        if earlier_part.exists() and reuses_runs(text):
+            meta = with_reused_runs(read(earlier_part).meta, meta)
         part = Reference(meta, part_rows(root, a.paper, steps, a.fidelity))
         _write(part, root / part_path(a.paper, a.fidelity, steps))
         rc = _assemble(root, a.paper, a.fidelity)
@@ -444,6 +447,39 @@ def _make(a: argparse.Namespace) -> int:
     # the next make of this paper and fidelity starts a ledger of its own
     ledger.rename(ledger.with_name(f"{ledger.stem}.{started[:10]}.tsv"))
     return rc
+
+
+def runs_counts(log: str) -> tuple[int, int] | None:
+    """(made, reused): the ns runs the runs jobs of a log made and reused (``nsbatch: N runs,
+    M made, K reused`` lines; (0, 0) when no runs job ran), or None when a search ran, whose
+    runs no such line counts."""
+    if re.search(r"^(?:local)?rule \S*search\S*:", log, flags=re.MULTILINE):
+        return None
+    pairs = re.findall(r"^nsbatch: \d+ runs, (\d+) made, (\d+) reused", log, re.MULTILINE)
+    return sum(int(m) for m, _ in pairs), sum(int(r) for _, r in pairs)
+
+
+def reuses_runs(log: str) -> bool:
+    """Whether a batch's numbers rest on runs an earlier batch made: it reused some, or made
+    none (a batch of analysis only)."""
+    c = runs_counts(log)
+    return c is not None and (c[1] > 0 or c[0] == 0)
+
+
+def with_reused_runs(earlier: Mapping[str, str], meta: Mapping[str, str]) -> dict[str, str]:
+    """A batch's provenance when it reuses runs of the part it replaces (``earlier``): the
+    cost of making them stays counted. Wall and CPU time, jobs and attempts add up, the
+    commits are the earlier part's then this one's, and ``runs_from`` names the date of the
+    batch that made them."""
+    out = dict(meta)
+    for k in ("wall_s", "cpu_s", "jobs"):
+        out[k] = f"{float(earlier[k]) + float(meta[k]):.0f}"
+    att = int(earlier.get("attempts", "1")) + int(meta.get("attempts", "1"))
+    out["attempts"] = str(att)
+    commits = [*earlier["commit"].split(), *meta["commit"].split()]
+    out["commit"] = " ".join(dict.fromkeys(commits))
+    out["runs_from"] = earlier.get("runs_from", earlier["date"])
+    return out
 
 
 def jobs_done(log: str) -> int:

@@ -516,3 +516,29 @@ def test_a_report_shows_one_reference_per_paper_the_paper_run_first(tmp_path: Pa
     assert reference.shown_reference(tmp_path, "gao", "quick") == "paper/reference/gao-paper.csv"
     assert reference.shown_reference(tmp_path, "gao", "paper") == "paper/reference/gao-quick.csv"
     assert reference.shown_reference(tmp_path, "tang", "smoke") is None
+
+
+def test_a_batch_that_reuses_runs_keeps_their_cost() -> None:
+    """A batch re-recorded on kept runs adds its times to those of the part it replaces; a
+    batch that made every run anew, or ran a search (its runs are not counted by nsbatch
+    lines), does not."""
+    kept = "localrule runs:\nnsbatch: 120 runs, 0 made, 120 reused\n"
+    some = kept + "nsbatch: 20 runs, 20 made, 0 reused\n"
+    anew = "localrule runs:\nnsbatch: 120 runs, 120 made, 0 reused\n"
+    search = "localrule akella2002_search:\nnsbatch: 4 runs, 0 made, 4 reused\n"
+    assert reference.runs_counts(kept) == (0, 120)
+    assert reference.runs_counts(some) == (20, 120)
+    assert reference.runs_counts("3 of 3 steps (100%) done\n") == (0, 0)
+    assert reference.runs_counts(search) is None
+    assert reference.reuses_runs(kept) and reference.reuses_runs(some)
+    assert reference.reuses_runs("nothing to be done\n")  # analysis only
+    assert not reference.reuses_runs(anew) and not reference.reuses_runs(search)
+    earlier = {"commit": "aaa", "wall_s": "3453", "cpu_s": "6000", "jobs": "20", "date": "d1",
+               "attempts": "2"}  # fmt: skip
+    now = {"commit": "bbb", "wall_s": "20", "cpu_s": "26", "jobs": "14", "date": "d2",
+           "attempts": "1"}  # fmt: skip
+    m = reference.with_reused_runs(earlier, now)
+    assert (m["wall_s"], m["cpu_s"], m["jobs"], m["attempts"]) == ("3473", "6026", "34", "3")
+    assert m["commit"] == "aaa bbb" and m["runs_from"] == "d1" and m["date"] == "d2"
+    # a third record keeps the date of the batch that made the runs
+    assert reference.with_reused_runs(m, now)["runs_from"] == "d1"
