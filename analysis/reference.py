@@ -144,9 +144,16 @@ def moved(own: Sequence[Row], ref: Reference) -> list[tuple[Row, Row]]:
     ]
 
 
-def _record(a: argparse.Namespace) -> int:
+def _record(a: argparse.Namespace, log: str | None = None) -> int:
+    """Write the reference of ``a.paper`` from the diff; given the run's ``log``, a run that
+    reuses the runs of the reference it replaces keeps their cost (:func:`with_reused_runs`)."""
     rows = [r for r in read_csv(a.diff) if r.paper == a.paper]
-    _write(Reference(_provenance(a), rows), a.out)
+    meta = _provenance(a)
+    if log is not None and a.out.exists() and reuses_runs(log):
+        earlier = read(a.out).meta
+        if "parts" not in earlier:
+            meta = with_reused_runs(earlier, meta)
+    _write(Reference(meta, rows), a.out)
     return 0
 
 
@@ -443,7 +450,7 @@ def _make(a: argparse.Namespace) -> int:
         _write(part, root / part_path(a.paper, a.fidelity, steps))
         rc = _assemble(root, a.paper, a.fidelity)
     else:
-        rc = _record(run)
+        rc = _record(run, text)
     # the next make of this paper and fidelity starts a ledger of its own
     ledger.rename(ledger.with_name(f"{ledger.stem}.{started[:10]}.tsv"))
     return rc
