@@ -42,7 +42,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from analysis import config as conf
@@ -217,10 +217,18 @@ def part_path(paper: str, fidelity: str, steps: Sequence[str]) -> str:
 
 
 def part_rows(root: Path, paper: str, steps: Sequence[str], fidelity: str) -> list[Row]:
-    """The diff rows of PAPER that the numbers of STEPS decide (numbers-<step>.csv)."""
-    gen = root / conf.generated_dir(fidelity)
-    files = [gen / paper / f"numbers-{s}.csv" for s in steps]
-    g = gather(root / "config" / "originals", files, [paper])
+    """The diff rows of PAPER that the numbers of STEPS decide (numbers-<step>.csv). A row's
+    diagnosis may name a check another step writes (Akella et al.'s Reno/RED rows: Figure
+    6's analysis), or a rule of the paper's own: every numbers file of PAPER at FIDELITY in
+    this checkout resolves the checks (a paper's batches are made in one checkout)."""
+    gen = root / conf.generated_dir(fidelity) / paper
+    own = [gen / f"numbers-{s}.csv" for s in steps]
+    originals = root / "config" / "originals"
+    g = gather(originals, own, [paper])
+    others = [f for f in sorted(gen.glob("numbers-*.csv")) if f not in own]
+    if others:
+        every = gather(originals, [*own, *others], [paper])
+        g = replace(g, checks={**every.checks, **g.checks})
     return [r for r in g.rows() if (paper, r.key) in g.numbers]
 
 

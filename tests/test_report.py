@@ -542,3 +542,27 @@ def test_a_batch_that_reuses_runs_keeps_their_cost() -> None:
     assert m["commit"] == "aaa bbb" and m["runs_from"] == "d1" and m["date"] == "d2"
     # a third record keeps the date of the batch that made the runs
     assert reference.with_reused_runs(m, now)["runs_from"] == "d1"
+
+
+def test_a_part_resolves_checks_another_step_writes(root: Path, tmp_path: Path) -> None:
+    """A batch's rows are those its own steps' numbers decide; their diagnoses' checks are
+    read from every numbers file of the paper in the checkout (Table 1's checks here come
+    from a file of another step), and a check no file writes stays not computed."""
+    import shutil
+
+    shutil.copytree(root / "config", tmp_path / "config")
+    gen = tmp_path / "paper" / "generated" / "paper" / "tang"
+    gen.mkdir(parents=True)
+    (gen / "numbers-exp1.csv").write_text("key,value\ntable1.fast_first.path1_fast.mean,84\n")
+    rows = reference.part_rows(tmp_path, "tang", ["exp1"], "paper")
+    assert [(r.key, r.check) for r in rows] == [
+        ("table1.fast_first.path1_fast.mean", "not computed")
+    ]
+    check = "check.table1.fast_first.path1_fast.fast_delay_over_buffer"
+    (gen / "numbers-theory.csv").write_text(f"key,value\n{check},1.9\n")
+    rows = reference.part_rows(tmp_path, "tang", ["exp1"], "paper")
+    assert [(r.key, r.check, r.check_value) for r in rows] == [
+        ("table1.fast_first.path1_fast.mean", "holds", "1.9")
+    ]
+    # the other step's own rows are not this batch's
+    assert not reference.part_rows(tmp_path, "tang", ["theory"], "paper")
