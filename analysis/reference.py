@@ -212,6 +212,17 @@ def step_targets(root: Path, paper: str, steps: Sequence[str], fidelity: str) ->
     return list(dict.fromkeys(f for it in items for f in conf.item_files(it, fidelity)))
 
 
+def completes(root: Path, paper: str, fidelity: str, steps: Sequence[str]) -> bool:
+    """Whether a batch of ``steps`` leaves no step of PAPER unrecorded at FIDELITY: with the
+    other parts in the checkout it holds every step."""
+    mine = part_path(paper, fidelity, steps)
+    held = set(steps)
+    for f in (root / PARTS_DIR).glob(f"{paper}-{fidelity}.*.csv"):
+        if f.relative_to(root).as_posix() != mine:
+            held |= set(read(f).meta.get("steps", "").split())
+    return set(paper_steps(root, paper, fidelity)) <= held
+
+
 def part_path(paper: str, fidelity: str, steps: Sequence[str]) -> str:
     return f"{PARTS_DIR}/{paper}-{fidelity}.{'+'.join(steps)}.csv"
 
@@ -397,6 +408,10 @@ def _make(a: argparse.Namespace) -> int:
     # one Snakemake run for the batch's steps (a search is one job of it); the targets
     # before --config, which takes every word after it
     targets = [step_targets(root, a.paper, steps, a.fidelity)]
+    if steps and completes(root, a.paper, a.fidelity, steps):
+        # the last batch also makes what the paper's own rules compute from every step (the
+        # diff's inputs beyond the steps' numbers): their checks resolve the parts' rows
+        targets[0].append(f"{conf.generated_dir(a.fidelity)}/diff.csv")
     smk_config = ["--config", f"fidelity={a.fidelity}", f"papers=[{a.paper}]"]
     what = f"{a.paper} (steps {' '.join(steps)})" if steps else a.paper
     print(f"making {what} at {a.fidelity} on {a.cores} cores (log: {log}) ...", flush=True)

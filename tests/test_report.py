@@ -566,3 +566,20 @@ def test_a_part_resolves_checks_another_step_writes(root: Path, tmp_path: Path) 
     ]
     # the other step's own rows are not this batch's
     assert not reference.part_rows(tmp_path, "tang", ["theory"], "paper")
+
+
+def test_the_batch_that_completes_a_paper_also_makes_its_diff(root: Path, tmp_path: Path) -> None:
+    """Only a batch after which every step is recorded (with the other parts) completes the
+    paper; a batch recorded again does not count its own earlier part as another."""
+    import shutil
+
+    shutil.copytree(root / "config", tmp_path / "config")
+    steps = reference.paper_steps(tmp_path, "tang", "paper")
+    assert not reference.completes(tmp_path, "tang", "paper", ["exp2"])
+    assert reference.completes(tmp_path, "tang", "paper", steps)
+    _part(tmp_path, ["exp2"], [], commit="a", wall_s="1", cpu_s="1", jobs="1")
+    assert not reference.completes(tmp_path, "tang", "paper", ["exp2"])
+    rest = [s for s in steps if s != "exp2"]
+    assert reference.completes(tmp_path, "tang", "paper", rest)
+    _part(tmp_path, rest, [], commit="b", wall_s="1", cpu_s="1", jobs="1")
+    assert reference.completes(tmp_path, "tang", "paper", ["exp2"])
