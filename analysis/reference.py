@@ -42,7 +42,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from analysis import config as conf
@@ -234,13 +234,9 @@ def part_rows(root: Path, paper: str, steps: Sequence[str], fidelity: str) -> li
     this checkout resolves the checks (a paper's batches are made in one checkout)."""
     gen = root / conf.generated_dir(fidelity) / paper
     own = [gen / f"numbers-{s}.csv" for s in steps]
-    originals = root / "config" / "originals"
-    g = gather(originals, own, [paper])
     others = [f for f in sorted(gen.glob("numbers-*.csv")) if f not in own]
-    if others:
-        every = gather(originals, [*own, *others], [paper])
-        g = replace(g, checks={**every.checks, **g.checks})
-    return [r for r in g.rows() if (paper, r.key) in g.numbers]
+    g = gather(root / "config" / "originals", [*own, *others], [paper])
+    return [r for r in g.rows() if g.steps.get((paper, r.key)) in steps]
 
 
 def assemble(root: Path, paper: str, fidelity: str) -> Reference:

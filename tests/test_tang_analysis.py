@@ -393,25 +393,30 @@ def test_second_half_utilisation() -> None:
     assert tang.second_half_utilisation(pd.DataFrame(rows), 1) == pytest.approx(0.9)
 
 
+def _group_row(
+    tcp: str, first: str, n_long: int, alpha: int, idx: int, proto: str, mbps: float, seed: int
+) -> dict:
+    """One group row of a window table, as tang.window_table writes it."""
+    return {
+        "what": "group",
+        "short_tcp": tcp,
+        "first": first,
+        "n_long": n_long,
+        "alpha": alpha,
+        "idx": idx,
+        "protocol": proto,
+        "mbps": mbps,
+        "seed": seed,
+    }
+
+
 def test_table2_sensitivity_runs_are_check_values_not_numbers() -> None:
     """Tables 2-3: the primary runs (8 long-path flows) give the rows, the one-long-flow runs
     the check values of the rows' diagnoses; neither leaks into the other."""
     rows = []
     for n_long, rate in ((8, 70.0), (1, 14.0)):
         for seed, jitter in ((1, -1.0), (2, 1.0)):
-            rows.append(
-                {
-                    "what": "group",
-                    "short_tcp": "reno",
-                    "first": "short",
-                    "n_long": n_long,
-                    "alpha": 50,
-                    "idx": 3,
-                    "protocol": "reno",
-                    "mbps": rate + jitter,
-                    "seed": seed,
-                }
-            )
+            rows.append(_group_row("reno", "short", n_long, 50, 3, "reno", rate + jitter, seed))
     w = pd.DataFrame(rows)
     main = tang.table_numbers("table2", w)
     alt = tang.table_numbers("table2", w, "sensitivity")
@@ -480,17 +485,7 @@ def test_table4_alpha_sensitivity_is_a_check_not_a_number(root: Path) -> None:
             for seed, jitter in ((1, -1.0), (2, 1.0)):
                 for idx, proto, rate in ((1, "fast", fast), (4, "sack", reno)):
                     rows.append(
-                        {
-                            "what": "group",
-                            "short_tcp": "fast",
-                            "first": first,
-                            "n_long": 8,
-                            "alpha": alpha,
-                            "idx": idx,
-                            "protocol": proto,
-                            "mbps": rate + jitter,
-                            "seed": seed,
-                        }
+                        _group_row("fast", first, 8, alpha, idx, proto, rate + jitter, seed)
                     )
     w = pd.DataFrame(rows)
     main = tang.table_numbers("exp2", w)
