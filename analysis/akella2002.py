@@ -337,8 +337,13 @@ def log10_ratio(num: float, den: float) -> float:
 
 
 #: the check of the Reno/RED alpha_E rows' diagnosis (config/diagnoses/akella2002.yaml): the
-#: fraction of the measured alphas with the fitted Reno/RED F_a > 0 (:func:`fa_positive_fraction`)
-RENO_RED_FA_CHECK = "check.fig6a.reno_red.fa_positive_fraction"
+#: fraction of the measured alphas at which the fitted Reno/RED F_a is not significantly
+#: negative (:func:`fa_not_negative_fraction`)
+RENO_RED_FA_CHECK = "check.fig6a.reno_red.fa_not_negative_fraction"
+#: one-sided 95 % normal quantile: F_a's upper confidence bound in :func:`fa_not_negative_fraction`
+FA_NEGATIVE_Z = 1.6448536269514722
+#: the Figure 6(a) crossing row, whose diagnosis tests tau_S (:func:`fa_crossing_tau_s`)
+TAHOE_CROSSING = "fig6a.tahoe_red.fa_zero_crossing"
 
 
 def fig06(fig5: pd.DataFrame, tau_s: float) -> tuple[pd.DataFrame, dict[str, float]]:
@@ -347,7 +352,8 @@ def fig06(fig5: pd.DataFrame, tau_s: float) -> tuple[pd.DataFrame, dict[str, flo
     round-trip time is the measured mean smoothed RTT at each point. Points without losses
     (p = 0) have no F. The tidy F is the raw curve (each point's own measured slope); the
     Tahoe-RED crossing number is read from a fitted F_a (:func:`fa_zero_crossing`), and so is
-    the check ``RENO_RED_FA_CHECK`` (:func:`fa_positive_fraction`)."""
+    the check ``RENO_RED_FA_CHECK`` (:func:`fa_not_negative_fraction`). The crossing under
+    each tested tau_S is :func:`fa_crossing_tau_s`."""
     rows = []
     for _, r in fig5.iterrows():
         model = FIG5_SERIES[(r["tcp"], r["queue"])]
@@ -375,7 +381,7 @@ def fig06(fig5: pd.DataFrame, tau_s: float) -> tuple[pd.DataFrame, dict[str, flo
     crossing = fa_zero_crossing(fig5, "tahoe_red", tau_s)
     if crossing is not None:
         numbers["fig6a.tahoe_red.fa_zero_crossing"] = crossing
-    positive = fa_positive_fraction(fig5, "reno_red", tau_s)
+    positive = fa_not_negative_fraction(fig5, "reno_red", tau_s)
     if positive is not None:
         numbers[RENO_RED_FA_CHECK] = positive
     return tidy, numbers
@@ -388,28 +394,58 @@ def fig06(fig5: pd.DataFrame, tau_s: float) -> tuple[pd.DataFrame, dict[str, flo
 FA_FIT_HALFWIDTH = 10.0
 
 
+def _running_line_matrix(x: np.ndarray, weights: np.ndarray, halfwidth: float) -> np.ndarray:
+    """The running-line smoother as a matrix L (fit = L @ y): row i holds the weights of the
+    weighted straight line through the points with |x_j - x_i| <= ``halfwidth``, read at x_i
+    (a window with a single distinct x: the weighted mean there)."""
+    n = x.size
+    out = np.zeros((n, n))
+    for i, x0 in enumerate(x):
+        m = (np.abs(x - x0) <= halfwidth) & (weights > 0)
+        if np.unique(x[m]).size < 2:
+            out[i, m] = weights[m] / weights[m].sum()
+            continue
+        design = np.column_stack([np.ones(m.sum()), x[m] - x0])
+        wd = design * weights[m][:, None]
+        # intercept of the weighted least squares: first row of (X'WX)^-1 X'W
+        out[i, m] = np.linalg.solve(design.T @ wd, wd.T)[0]
+    return out
+
+
 def running_line(x: np.ndarray, y: np.ndarray, weights: np.ndarray, halfwidth: float) -> np.ndarray:
     """Local linear least-squares fit of y(x), evaluated at every x: at x_i, the weighted
     straight line through the points with |x_j - x_i| <= ``halfwidth`` (uniform kernel, the
     running-line smoother), its value at x_i. Unlike a moving average it has no first-order
     bias, also at the ends of the range, and reproduces a straight line exactly. A window
     holding a single distinct x keeps y (weighted mean) there. Deterministic."""
+    return running_line_se(x, y, weights, halfwidth)[0]
+
+
+def running_line_se(
+    x: np.ndarray, y: np.ndarray, weights: np.ndarray, halfwidth: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`running_line` and the standard error of its value at each x. The weights are
+    inverse variances up to one common factor sigma^2 (var y_j = sigma^2 / w_j), estimated
+    from the residuals as for any linear smoother: sigma^2 = sum w_j (y_j - fit_j)^2 /
+    (n - tr L), L the smoother matrix (fit = L y); then var fit_i = sigma^2 sum_j L_ij^2 /
+    w_j. Zero when the fit reproduces every point (or n <= tr L)."""
     x, y, w = (np.asarray(v, dtype=float) for v in (x, y, weights))
-    out = np.empty_like(y)
-    for i, x0 in enumerate(x):
-        m = (np.abs(x - x0) <= halfwidth) & (w > 0)
-        sw = np.sqrt(w[m])
-        if np.unique(x[m]).size < 2:
-            out[i] = float(np.average(y[m], weights=w[m]))
-            continue
-        design = np.column_stack([np.ones(m.sum()), x[m] - x0]) * sw[:, None]
-        coef = np.linalg.lstsq(design, y[m] * sw, rcond=None)[0]
-        out[i] = float(coef[0])
-    return out
+    mat = _running_line_matrix(x, w, halfwidth)
+    fit = mat @ y
+    dof = x.size - float(np.trace(mat))
+    used = w > 0
+    rss = float(np.sum(w[used] * (y[used] - fit[used]) ** 2))
+    sigma2 = rss / dof if dof > 0 and rss > 0 else 0.0
+    inv_w = np.divide(1.0, w, out=np.zeros_like(w), where=used)
+    return fit, np.sqrt(sigma2 * (mat**2 @ inv_w))
 
 
 def fa_fitted(
-    fig5: pd.DataFrame, series: str, tau_s: float, halfwidth: float = FA_FIT_HALFWIDTH
+    fig5: pd.DataFrame,
+    series: str,
+    tau_s: float,
+    halfwidth: float = FA_FIT_HALFWIDTH,
+    shift: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """(alphas, F_a) of ``series`` with P_a estimated by regression (the curve
     :func:`fa_zero_crossing` reads); None without usable alpha points.
@@ -423,7 +459,10 @@ def fa_fitted(
     its variance, equal noise in the loss rates assumed). F_a is then computed from the
     measured p_a, round-trip time and RTO and the fitted P_a (:func:`models.f_alpha`, the
     series' model, ``tau_s`` for Severe). Points without losses (p = 0) or with alpha = 0 have
-    no F_a and are left out."""
+    no F_a and are left out. ``shift`` moves the fitted P_a by that many of its standard
+    errors (:func:`running_line_se`) before F_a is computed: every model's F_a falls as P_a
+    grows (its coefficient is -C_a times a positive factor), so a shift of -z gives F_a's
+    one-sided upper confidence bound at level z (:func:`fa_not_negative_fraction`)."""
     d = fig5[
         (fig5["series"] == series)
         & (fig5["parameter"] == "alpha")
@@ -436,7 +475,8 @@ def fa_fitted(
     model = FIG5_SERIES[(d["tcp"].iloc[0], d["queue"].iloc[0])]
     x = d["x"].to_numpy(dtype=float)
     h = d["h"].to_numpy(dtype=float)
-    p_fit = running_line(x, d["P"].to_numpy(dtype=float), h**2, halfwidth)
+    p_fit, p_se = running_line_se(x, d["P"].to_numpy(dtype=float), h**2, halfwidth)
+    p_fit = p_fit + shift * p_se
     ts = tau_s if model == "severe" else None
     t0s = d["rto"] if model == "hybrid" else [None] * len(d)
     f_fit = np.array(
@@ -462,15 +502,53 @@ def fa_zero_crossing(
     return None if fit is None else zero_crossing_bound(*fit)
 
 
-def fa_positive_fraction(
+def fa_not_negative_fraction(
+    fig5: pd.DataFrame,
+    series: str,
+    tau_s: float,
+    halfwidth: float = FA_FIT_HALFWIDTH,
+    z: float = FA_NEGATIVE_Z,
+) -> float | None:
+    """The fraction of the measured alphas at which the fitted F_a (:func:`fa_fitted`) is not
+    significantly negative: its one-sided upper confidence bound at level ``z`` (the fitted
+    slope P_a moved down by z standard errors) is positive. None without usable alpha points.
+    1 is Sec 4.3.3's "F > 0 throughout" as far as our measurements can tell it: no alpha at
+    which the data put F_a below zero. The check of the Reno/RED alpha_E rows' diagnosis; a
+    point estimate's sign alone (the first criterion) fails by chance wherever the fitted
+    slope is noisy, e.g. at the ends of the range, where the running line sees half a
+    window."""
+    fit = fa_fitted(fig5, series, tau_s, halfwidth, shift=-z)
+    return None if fit is None else float(np.mean(fit[1] > 0))
+
+
+def fa_alpha_bound(
     fig5: pd.DataFrame, series: str, tau_s: float, halfwidth: float = FA_FIT_HALFWIDTH
 ) -> float | None:
-    """The fraction of the measured alphas at which the fitted F_a (:func:`fa_fitted`) is
-    positive; None without usable alpha points. 1 is Sec 4.3.3's "F > 0 throughout" over the
-    measured range, the analysis by which alpha_E "can be arbitrarily large" (no finite
-    crossing); the check of the Reno/RED alpha_E rows' diagnosis."""
+    """Sec 4.3.1's lower bound on alpha_E from the fitted F_a: its first + to - crossing
+    (:func:`fa_zero_crossing`) or, where F_a stays positive over the whole measured range, the
+    largest measured alpha (F_a > 0 up to there, so alpha_E is at least there). None without
+    usable alpha points."""
     fit = fa_fitted(fig5, series, tau_s, halfwidth)
-    return None if fit is None else float(np.mean(fit[1] > 0))
+    if fit is None:
+        return None
+    bound = zero_crossing_bound(*fit)
+    return float(fit[0][-1]) if math.isnan(bound) else bound
+
+
+def fa_crossing_tau_s(
+    fig5: pd.DataFrame, series: str, tau_values: Sequence[float], pub: Published
+) -> tuple[pd.DataFrame, float]:
+    """Figure 6(a)'s bound on alpha_E (:func:`fa_alpha_bound`) under each tested tau_S (the
+    Severe model's penalty, not stated for Figure 6), and of these the one nearest the
+    published bound (:func:`_closest_tested`): the check of the crossing row's
+    unstated-parameter diagnosis."""
+    rows = [
+        {"tau_s": float(t), "alpha_bound": fa_alpha_bound(fig5, series, float(t))}
+        for t in tau_values
+    ]
+    table = pd.DataFrame(rows, columns=["tau_s", "alpha_bound"])
+    found = [float(v) for v in table["alpha_bound"] if v is not None and not math.isnan(v)]
+    return table, _closest_tested(found, pub)
 
 
 def zero_crossing_bound(x: np.ndarray, f: np.ndarray) -> float:
@@ -1351,11 +1429,16 @@ def sensitivity_explains(
 
 def _closest_tested(values: Sequence[float], pub: Published) -> float:
     """Of the row's values under the tested values, the one nearest the published number (the
-    nearest end of a published range; nan when none was tested)."""
+    nearest end of a published range; every value meeting a published bound is at distance
+    0, the first of them is taken; nan when none was tested)."""
     if not values:
         return math.nan
     v = pub.published
     lo, hi = (float(v[0]), float(v[1])) if isinstance(v, (list, tuple)) else (float(v), float(v))  # type: ignore[arg-type]
+    if pub.kind == "lower_bound":
+        hi = math.inf
+    elif pub.kind == "upper_bound":
+        lo = -math.inf
     return min(values, key=lambda x: max(lo - x, x - hi, 0.0))
 
 
@@ -1426,6 +1509,7 @@ def hybrid_published(path: Path) -> dict[str, float]:
 
 #: the config values (``--params`` keys) of Figure 6's tau_S and of the packet size
 TAU_S = "experiments.fig05a_chokeplus.design.settings.tau_s.value"
+TAU_S_TESTED = "experiments.fig05a_chokeplus.design.settings.tau_s_tested.value"
 PKT_SIZE = "parameters.pkt_size.value"
 
 
@@ -1452,7 +1536,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if len(a.inputs) != 1:
             ap.error("fig06 needs the Figure 5 tidy table in --inputs")
         tau_s = float(cli.param(ap, a, TAU_S))  # type: ignore[arg-type]
-        tidy, numbers = fig06(pd.read_csv(a.inputs[0]), tau_s)
+        fig5 = pd.read_csv(a.inputs[0])
+        tidy, numbers = fig06(fig5, tau_s)
+        cli.need(ap, a, "--originals")
+        (pub,) = [p for p in load_originals(a.originals) if p.key == TAHOE_CROSSING]
+        tested = cli.param(ap, a, TAU_S_TESTED)
+        table, closest = fa_crossing_tau_s(fig5, "tahoe_red", tested, pub)  # type: ignore[arg-type]
+        write_tidy(table, extra / "tahoe_crossing_tau_s.csv")
+        if not math.isnan(closest):
+            numbers[sensitivity_check_key(TAHOE_CROSSING)] = closest
     elif a.step == "hybrid":
         table, tidy, numbers = hybrid(float(cli.param(ap, a, PKT_SIZE)))  # type: ignore[arg-type]
         write_tidy(table, extra / "thresholds.csv")

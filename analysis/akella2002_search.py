@@ -98,7 +98,7 @@ SEARCH_SETTINGS = (
 SEARCH_METHODS = ("full", "adaptive")
 #: The joint search's first sweep: alpha_first (the primary order) or beta_first (sensitivity).
 JOINT_ORDERS = ("alpha_first", "beta_first")
-DERIVATIVE_SETTINGS = ("step", "tau_s")
+DERIVATIVE_SETTINGS = ("step", "tau_s", "tau_s_tested")
 
 
 def fmt(x: float) -> str:
@@ -786,6 +786,15 @@ def study(config: Mapping, fidelity: str) -> Study:
                 if fid == fidelity:
                     step = v
             tau_s = _num(_setting(design, "tau_s", where), f"{where}.settings.tau_s", 0, math.inf)
+            # the tau_S values Figure 6(a)'s crossing is also read under (alpha series only)
+            if "tau_s_tested" in design.get("settings", {}):
+                tested = _setting(design, "tau_s_tested", where)
+                if not isinstance(tested, list) or not tested:
+                    raise conf.ConfigError(
+                        f"config: '{where}.settings.tau_s_tested' must be a list of tau_S values"
+                    )
+                for i, t in enumerate(tested):
+                    _num(t, f"{where}.settings.tau_s_tested[{i}]", 0, math.inf)
             # neighbours stay inside the game's strategies: alpha >= 1 (Sec 3.1), 0 < beta < 1
             lo, hi = (1.0, math.inf) if prm == "alpha" else (1e-6, 1 - 1e-6)
             pts: list[Point] = []

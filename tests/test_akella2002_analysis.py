@@ -453,6 +453,58 @@ def test_running_line_by_hand() -> None:
     assert lone[0] == pytest.approx(1.0) and lone[2] == pytest.approx(7.0)
 
 
+def test_running_line_se_by_hand() -> None:
+    """With a window over the whole range the running line is one least-squares line: for y =
+    1, -1, 1, -1 at x = 0..3 it is 0.6, 0.2, -0.2, -0.6 (slope -0.4); RSS 3.2 over n - tr L =
+    4 - 2 gives sigma^2 = 1.6, and se(x) = sqrt(1.6 (1/4 + (x - 1.5)^2/5)): 1.0583 at x = 0,
+    0.6928 at x = 1. A straight line is fitted exactly, with standard error 0."""
+    x = np.array([0.0, 1.0, 2.0, 3.0])
+    fit, se = ak.running_line_se(x, np.array([1.0, -1.0, 1.0, -1.0]), np.ones(4), 10.0)
+    assert fit == pytest.approx([0.6, 0.2, -0.2, -0.6])
+    assert se == pytest.approx([math.sqrt(1.12), math.sqrt(0.48), math.sqrt(0.48), math.sqrt(1.12)])
+    fit, se = ak.running_line_se(x, 2.0 - x, np.ones(4), 1.0)
+    assert fit == pytest.approx(2.0 - x) and se == pytest.approx(np.zeros(4))
+
+
+def _severe_fig5(slope: np.ndarray) -> pd.DataFrame:
+    xs = np.arange(1.0, 51.0)
+    return pd.DataFrame(
+        {
+            "tcp": "tahoe",
+            "queue": "red",
+            "series": "tahoe_red",
+            "parameter": "alpha",
+            "x": xs,
+            "p": 0.001 * xs,
+            "P": slope,
+            "h": 1.0,
+            "srtt": 0.1,
+            "rto": 0.3,
+        }
+    )
+
+
+def test_fa_crossing_under_tested_tau_s() -> None:
+    """Severe F_a = C_a ((p_a/alpha - P_a) - tau_S sqrt(6 p_a alpha) P_a). With p_a = 0.001
+    alpha and P_a = 0.0005: positive while 0.0005 > tau_S alpha sqrt(0.006) 0.0005, i.e. below
+    alpha = 1/(tau_S sqrt(0.006)) = 12.91/tau_S: 12.91 at tau_S = 1, 25.82 at tau_S = 0.5.
+    The paper's bound (>= 22) is met under 0.5 and not under 1 or 2, so the check, the
+    tested value nearest the bound, holds for the values {0.5, 1} and fails for {1, 2}; with
+    P_a = 0 F_a stays positive and the bound is the largest measured alpha, 50."""
+    key = ak.TAHOE_CROSSING
+    pub = PUB[key]
+    fig5 = _severe_fig5(np.full(50, 0.0005))
+    table, closest = ak.fa_crossing_tau_s(fig5, "tahoe_red", [1.0, 0.5], pub)
+    assert table["alpha_bound"].tolist() == pytest.approx([12.91, 25.82], abs=0.05)
+    assert closest == table["alpha_bound"].iloc[1]
+    assert DIAG[key].check == ak.sensitivity_check_key(key)
+    assert outcome(key, closest) == dg.HOLDS
+    _, worse = ak.fa_crossing_tau_s(fig5, "tahoe_red", [1.0, 2.0], pub)
+    assert worse == pytest.approx(12.91, abs=0.05) and outcome(key, worse) == dg.FAILS
+    assert ak.fa_alpha_bound(_severe_fig5(np.zeros(50)), "tahoe_red", 3.0) == 50.0
+    assert ak.fa_alpha_bound(fig5, "sack_red", 3.0) is None
+
+
 def test_fa_zero_crossing_is_read_from_the_fitted_slope() -> None:
     """Figure 6(a)'s crossing from a noisy slope. tau_S = 0, so F_a has the sign of
     p_a/alpha - P_a = 0.001 - P_a (p_a = 0.001 alpha). True slope P_a = 0.001 alpha/30: F_a
@@ -995,12 +1047,14 @@ def test_hybrid_fit_reads_the_published_numbers() -> None:
     assert {DIAG[k].check for k in ak.HYBRID_CHECKS} == set(ak.HYBRID_CHECKS.values())
 
 
-def test_reno_red_fa_positive_fraction() -> None:
+def test_reno_red_fa_not_negative_fraction() -> None:
     """Reno (Hybrid) F_a = C_a (p/alpha - P_a) - C_a (9 T_0/(2R)) ((1.5p + 112p^3) P_a -
     p^2 (1 + 32p^2)/(2 alpha)). With P_a = 0 both terms are positive at every alpha: fraction 1,
     the diagnosis's check holds (F > 0 throughout). With P_a = 1 > p/alpha both are negative:
     fraction 0, it fails. Positive at alpha <= 20 only (P_a = 0 there, 1 beyond, beyond the
-    fit's +-10 window): one half of 40 alphas."""
+    fit's +-10 window, no residual so no error): one half of 40 alphas. A zero slope with
+    noise 0.004 sin(1.3 alpha) makes the fitted F_a's sign negative at three alphas near the
+    end of the range (the old criterion, 0.94 of 50 alphas), none significantly: fraction 1."""
     xs = np.arange(1.0, 41.0)
     fig5 = pd.DataFrame(
         {
@@ -1021,11 +1075,18 @@ def test_reno_red_fa_positive_fraction() -> None:
     _, numbers = ak.fig06(fig5, 3.0)
     assert numbers[ak.RENO_RED_FA_CHECK] == 1.0
     assert outcome(key, numbers[ak.RENO_RED_FA_CHECK]) == dg.HOLDS
-    neg = ak.fa_positive_fraction(fig5.assign(P=1.0), "reno_red", 3.0)
+    neg = ak.fa_not_negative_fraction(fig5.assign(P=1.0), "reno_red", 3.0)
     assert neg == 0.0 and outcome(key, neg) == dg.FAILS
     step = fig5.assign(P=np.where(xs <= 20, 0.0, 1.0))
-    assert ak.fa_positive_fraction(step, "reno_red", 3.0, halfwidth=0.0) == 0.5
-    assert ak.fa_positive_fraction(fig5, "sack_red", 3.0) is None
+    assert ak.fa_not_negative_fraction(step, "reno_red", 3.0, halfwidth=0.0) == 0.5
+    assert ak.fa_not_negative_fraction(fig5, "sack_red", 3.0) is None
+    x50 = np.arange(1.0, 51.0)
+    noisy = pd.concat([fig5.iloc[:1]] * 50, ignore_index=True).assign(
+        x=x50, P=0.004 * np.sin(1.3 * x50)
+    )
+    sign = ak.fa_fitted(noisy, "reno_red", 3.0)
+    assert sign is not None and np.mean(sign[1] > 0) == pytest.approx(0.94)
+    assert ak.fa_not_negative_fraction(noisy, "reno_red", 3.0) == 1.0
     # every Reno/RED alpha-NE row but beta_E shares the check
     shared = {k for k, d in DIAG.items() if d.check == ak.RENO_RED_FA_CHECK}
     assert shared == {
