@@ -1208,6 +1208,9 @@ class PointRunner:
     timeout: float | None = None
     #: seconds to wait for a run that another process is making (then reused)
     lock_wait: float = 3600.0
+    #: runs asked for and runs made so far (the rest were complete already: reused)
+    asked: int = 0
+    made: int = 0
 
     def __call__(self, tasks: Sequence[tuple[Point, Sequence[int]]]) -> None:
         runs = [
@@ -1215,9 +1218,15 @@ class PointRunner:
             for p, seeds in tasks
             for s in seeds
         ]
-        nsbatch.run_pool(
+        self.asked += len(runs)
+        self.made += nsbatch.run_pool(
             self.ns, self.script, runs, self.threads, self.timeout, self.cpu_log, self.lock_wait
         )
+
+    def counts_line(self) -> str:
+        """The line analysis.nsbatch prints for a runs job, for the search's log: how many of
+        its runs it made and how many an earlier job had made (analysis.reference reads it)."""
+        return f"nsbatch: {self.asked} runs, {self.made} made, {self.asked - self.made} reused"
 
 
 def _numdupacks(point_dir: str, seed: int) -> int:
@@ -1347,6 +1356,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{name}: {e}", file=sys.stderr)
         return 1
     _write_json(doc, a.out)
+    print(runner.counts_line(), file=sys.stderr)
     return 0
 
 

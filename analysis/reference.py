@@ -144,12 +144,13 @@ def moved(own: Sequence[Row], ref: Reference) -> list[tuple[Row, Row]]:
     ]
 
 
-def _record(a: argparse.Namespace, log: str | None = None) -> int:
-    """Write the reference of ``a.paper`` from the diff; given the run's ``log``, a run that
-    reuses the runs of the reference it replaces keeps their cost (:func:`with_reused_runs`)."""
+def _record(a: argparse.Namespace, log: str | None = None, root: Path | None = None) -> int:
+    """Write the reference of ``a.paper`` from the diff; given the run's ``log`` (its jobs'
+    own logs under ``root``), a run that reuses the runs of the reference it replaces keeps
+    their cost (:func:`with_reused_runs`)."""
     rows = [r for r in read_csv(a.diff) if r.paper == a.paper]
     meta = _provenance(a)
-    if log is not None and a.out.exists() and reuses_runs(log):
+    if log is not None and a.out.exists() and reuses_runs(log, root):
         earlier = read(a.out).meta
         if "parts" not in earlier:
             meta = with_reused_runs(earlier, meta)
@@ -463,32 +464,43 @@ def _make(a: argparse.Namespace) -> int:
     if steps:
         meta = {**_provenance(run), "steps": " ".join(steps)}
         earlier_part = root / part_path(a.paper, a.fidelity, steps)
-        if earlier_part.exists() and reuses_runs(text):
+        if earlier_part.exists() and reuses_runs(text, root):
             meta = with_reused_runs(read(earlier_part).meta, meta)
         part = Reference(meta, part_rows(root, a.paper, steps, a.fidelity))
         _write(part, root / part_path(a.paper, a.fidelity, steps))
         rc = _assemble(root, a.paper, a.fidelity)
     else:
-        rc = _record(run, text)
+        rc = _record(run, text, root)
     # the next make of this paper and fidelity starts a ledger of its own
     ledger.rename(ledger.with_name(f"{ledger.stem}.{started[:10]}.tsv"))
     return rc
 
 
-def runs_counts(log: str) -> tuple[int, int] | None:
-    """(made, reused): the ns runs the runs jobs of a log made and reused (``nsbatch: N runs,
-    M made, K reused`` lines; (0, 0) when no runs job ran), or None when a search ran, whose
-    runs no such line counts."""
-    if re.search(r"^(?:local)?rule \S*search\S*:", log, flags=re.MULTILINE):
-        return None
-    pairs = re.findall(r"^nsbatch: \d+ runs, (\d+) made, (\d+) reused", log, re.MULTILINE)
-    return sum(int(m) for m, _ in pairs), sum(int(r) for _, r in pairs)
+_COUNTS = re.compile(r"^nsbatch: \d+ runs, (\d+) made, (\d+) reused", re.MULTILINE)
+_SEARCH_JOB = re.compile(r"^(?:local)?rule \S*search\S*:\n((?:[ \t]+.*\n)*)", re.MULTILINE)
 
 
-def reuses_runs(log: str) -> bool:
+def runs_counts(log: str, root: Path | None = None) -> tuple[int, int] | None:
+    """(made, reused): the ns runs the jobs of a log made and reused (``nsbatch: N runs, M
+    made, K reused`` lines; (0, 0) when no job made runs). A search job writes its line to its
+    own log (the ``log:`` of its job in the Snakemake log, read under ``root``); None when a
+    search ran whose log has no such line (or no ``root`` is given), as its runs are then not
+    counted."""
+    pairs = [(int(m), int(r)) for m, r in _COUNTS.findall(log)]
+    for job in _SEARCH_JOB.findall(log):
+        found = re.search(r"^\s+log: (\S+)", job, re.MULTILINE)
+        path = root / found.group(1) if root is not None and found else None
+        own = _COUNTS.findall(path.read_text()) if path is not None and path.is_file() else []
+        if not own:
+            return None
+        pairs += [(int(m), int(r)) for m, r in own[-1:]]
+    return sum(m for m, _ in pairs), sum(r for _, r in pairs)
+
+
+def reuses_runs(log: str, root: Path | None = None) -> bool:
     """Whether a batch's numbers rest on runs an earlier batch made: it reused some, or made
     none (a batch of analysis only)."""
-    c = runs_counts(log)
+    c = runs_counts(log, root)
     return c is not None and (c[1] > 0 or c[0] == 0)
 
 

@@ -497,7 +497,7 @@ def test_fa_crossing_under_tested_tau_s() -> None:
     table, closest = ak.fa_crossing_tau_s(fig5, "tahoe_red", [1.0, 0.5], pub)
     assert table["alpha_bound"].tolist() == pytest.approx([12.91, 25.82], abs=0.05)
     assert closest == table["alpha_bound"].iloc[1]
-    assert DIAG[key].check == ak.sensitivity_check_key(key)
+    assert DIAG[key].check == ak.TAHOE_CROSSING_CHECK
     assert outcome(key, closest) == dg.HOLDS
     _, worse = ak.fa_crossing_tau_s(fig5, "tahoe_red", [1.0, 2.0], pub)
     assert worse == pytest.approx(12.91, abs=0.05) and outcome(key, worse) == dg.FAILS
@@ -1099,7 +1099,7 @@ def test_reno_red_fa_not_negative_fraction() -> None:
     }
 
 
-def test_ci_tied_check_of_the_droptail_beta_rows() -> None:
+def test_ci_tied_check_of_the_ne_rows() -> None:
     """The last beta sweep picks 0.90 (interval 0.95..0.99). 0.93 (0.94..0.98) and 0.96
     (0.96..1.00) overlap it, 0.99 (0.80..0.90) does not, and the alpha sweep before is
     ignored. Against a synthetic published 0.96 (abs 0.01) the tied value nearest it is 0.96:
@@ -1141,4 +1141,27 @@ def test_ci_tied_check_of_the_droptail_beta_rows() -> None:
     assert math.isnan(ak.ci_tied_closest({"records": []}, "beta", 0.98))
     # only the diagnosed rows get a check
     assert ak.ci_tied_checks("fig07", [{**search, "mode": "beta"}], {key: 0.96}) == {}
+    # an alpha_E row compares the last alpha sweep: its only candidate, 1, against the
+    # published 27 (rel 0.25) fails; a sweep where 25 and 30 tie with the pick (60) holds
+    akey = "text.tahoe_red_joint.alpha_e"
+    assert DIAG[akey].check == ak.CI_TIED_ROWS[akey]
+    one = ak.ci_tied_checks("fig07", [search], {akey: 27.0})
+    assert one == {ak.CI_TIED_ROWS[akey]: 1.0} and outcome(akey, 1.0) == dg.FAILS
+    flat = {
+        "mode": "joint",
+        "records": [
+            {
+                "coordinate": "alpha",
+                "pick": 60.0,
+                "candidates": [
+                    cand(5.0, 0.30, 0.40),
+                    cand(25.0, 0.50, 0.60),
+                    cand(30.0, 0.52, 0.62),
+                    cand(60.0, 0.55, 0.65),
+                ],
+            }
+        ],
+    }
+    tied = ak.ci_tied_checks("fig07", [flat], {akey: 27.0})[ak.CI_TIED_ROWS[akey]]
+    assert tied == 25.0 and outcome(akey, tied) == dg.HOLDS
     assert {DIAG[k].check for k in ak.CI_TIED_ROWS} == set(ak.CI_TIED_ROWS.values())

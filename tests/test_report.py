@@ -12,6 +12,7 @@ import pytest
 from analysis import config as conf
 from analysis import diagnosis as dg
 from analysis import latex, reference, report
+from analysis.akella2002_search import PointRunner
 from analysis.compare import Row
 
 
@@ -518,18 +519,30 @@ def test_a_report_shows_one_reference_per_paper_the_paper_run_first(tmp_path: Pa
     assert reference.shown_reference(tmp_path, "tang", "smoke") is None
 
 
-def test_a_batch_that_reuses_runs_keeps_their_cost() -> None:
+def test_a_batch_that_reuses_runs_keeps_their_cost(tmp_path: Path) -> None:
     """A batch re-recorded on kept runs adds its times to those of the part it replaces; a
-    batch that made every run anew, or ran a search (its runs are not counted by nsbatch
-    lines), does not."""
+    batch that made every run anew does not. A search job counts its runs in its own log
+    (the job's ``log:``); a search whose log does not count them (or is not found) makes the
+    batch's reuse unknown, and it is not taken as reused."""
     kept = "localrule runs:\nnsbatch: 120 runs, 0 made, 120 reused\n"
     some = kept + "nsbatch: 20 runs, 20 made, 0 reused\n"
     anew = "localrule runs:\nnsbatch: 120 runs, 120 made, 0 reused\n"
-    search = "localrule akella2002_search:\nnsbatch: 4 runs, 0 made, 4 reused\n"
+    search = "localrule akella2002_search:\n    output: s/a.json\n    log: s/a.log\n\n"
     assert reference.runs_counts(kept) == (0, 120)
     assert reference.runs_counts(some) == (20, 120)
     assert reference.runs_counts("3 of 3 steps (100%) done\n") == (0, 0)
     assert reference.runs_counts(search) is None
+    assert reference.runs_counts(search, tmp_path) is None  # no log file
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "a.log").write_text("iteration 1\n")
+    assert reference.runs_counts(search, tmp_path) is None  # no count in it
+    # the line a search job prints at its end (analysis.akella2002_search)
+    runner = PointRunner(None, Path("ns"), Path("script"), asked=40, made=0)  # type: ignore[arg-type]
+    (tmp_path / "s" / "a.log").write_text(f"iteration 1\n{runner.counts_line()}\n")
+    assert reference.runs_counts(kept + search, tmp_path) == (0, 160)
+    assert reference.reuses_runs(search, tmp_path)
+    (tmp_path / "s" / "a.log").write_text("nsbatch: 40 runs, 40 made, 0 reused\n")
+    assert not reference.reuses_runs(search, tmp_path)
     assert reference.reuses_runs(kept) and reference.reuses_runs(some)
     assert reference.reuses_runs("nothing to be done\n")  # analysis only
     assert not reference.reuses_runs(anew) and not reference.reuses_runs(search)
