@@ -2,6 +2,7 @@
 #   make        set up, build ns, run the pipeline at the configured fidelity -> paper/report-<fidelity>.pdf
 #   make test   set up, build ns, run every test, build the smoke report
 # Also: make setup | make ns | make diff | make verify | make smoke | make bench | make lint | make clean
+#       make report FIDELITY=paper (from the committed bundle) | make bundle FIDELITY=paper
 #       make test-fast (the unit tests only: no ns build, no Snakemake run)
 #       make test-faults | make test-cluster (heavy, not part of make test)
 SHELL := /bin/bash
@@ -9,10 +10,13 @@ VENV  := .venv
 PY    := $(VENV)/bin/python
 SMK   := $(VENV)/bin/snakemake
 CORES ?= all
+# the fidelity of make report and make bundle (default: config/config.yaml's for report,
+# paper for bundle)
+FIDELITY ?=
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 .PHONY: all setup ns report diff verify smoke test test-fast test-python test-tcl test-ns2-validation \
-        test-ns-next test-dag test-faults test-cluster lint bench clean
+        test-ns-next test-dag test-faults test-cluster lint bench clean bundle test-bundle
 
 all: report
 
@@ -23,8 +27,12 @@ ns: setup
 	$(SMK) --cores $(CORES) build_ns
 
 report: setup
-	$(SMK) --cores $(CORES)
+	$(SMK) --cores $(CORES) $(if $(FIDELITY),--config fidelity=$(FIDELITY))
 	@ls -1 paper/report-*.pdf
+
+# the fidelity's bundle of run outputs (paper/bundle/<fidelity>), written from runs
+bundle: setup
+	$(SMK) --cores $(CORES) bundle --config fidelity=$(or $(FIDELITY),paper) bundle=off
 
 diff: setup
 	$(SMK) --cores $(CORES) --quiet rules diff
@@ -103,8 +111,12 @@ test-cluster:
 	  --fault-papers $(filter $(CLUSTER_FAULT_PAPERS),$(CLUSTER_PAPERS)); s=$$?; \
 	  scripts/slurm-local.sh down; exit $$s
 
-test: lint test-python test-tcl test-ns2-validation test-ns-next test-dag smoke
+test: lint test-python test-tcl test-ns2-validation test-ns-next test-dag smoke test-bundle
 	@echo "make test: all passed"
+
+# the smoke bundle end to end: a changed parameter reruns its step only, a bad archive is refused
+test-bundle: smoke
+	tests/bundle/smoke.sh
 
 bench: ns
 	bench/ns-speed.sh build/ns2/bin/ns

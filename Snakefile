@@ -152,6 +152,7 @@ for _paper in PAPERS:
 
 
 include: "rules/report.smk"
+include: "rules/bundle.smk"
 
 
 rule all:

@@ -266,19 +266,38 @@ def figure(rel_pdf: str, caption: str, trace: str, label: str) -> str:
     )
 
 
-def items_tex(items: Sequence[Sequence]) -> str:
+def made_from(origin: Mapping[str, str] | None) -> str:
+    """Where a step's outputs come from, in words (its origin.json, analysis.bundle): this
+    build's runs, the bundle (restored), or this build from the bundle's outputs of the steps
+    it reads; "this build" for a step with no origin (a paper's own rule: a model, or other
+    steps' tables)."""
+    if not origin:
+        return "this build"
+    if origin.get("from") == "bundle":
+        return f"bundle ({origin.get('commit', '')[:7]}, {origin.get('date', '')})"
+    if origin.get("inputs") == "bundle":
+        return f"this build, from bundled inputs ({origin.get('commit', '')[:7]})"
+    return "this build's runs"
+
+
+def items_tex(
+    items: Sequence[Sequence], origins: Mapping[str, Mapping[str, str]] | None = None
+) -> str:
     """What a paper's section regenerates, from its items table: one row per item (name,
     kind, title, the analysis step it draws and the experiments whose runs that step reads;
-    a step without runs is the paper's model alone)."""
+    a step without runs is the paper's model alone), and where its step's outputs were made
+    (``origins``: step -> its origin.json, :func:`made_from`)."""
+    origins = origins or {}
     out = [
         "This section regenerates the following items (the paper's items table, "
-        "\\texttt{items} in its configuration file):",
+        "\\texttt{items} in its configuration file). \\emph{Made from}: this build's ns runs, "
+        "or the fidelity's bundle of run outputs (\\texttt{paper/bundle}, its commit and date).",
         "",
         # every column wraps, so that long item and step names stay on the page
         r"\begingroup\setlength{\tabcolsep}{4pt}",
-        r"\begin{longtable}{@{}p{0.14\linewidth}p{0.08\linewidth}p{0.36\linewidth}"
-        r"p{0.12\linewidth}p{0.2\linewidth}@{}}",
-        r"\toprule item & kind & title & step & experiments \\ \midrule\endhead",
+        r"\begin{longtable}{@{}p{0.12\linewidth}p{0.07\linewidth}p{0.3\linewidth}"
+        r"p{0.11\linewidth}p{0.17\linewidth}p{0.13\linewidth}@{}}",
+        r"\toprule item & kind & title & step & experiments & made from \\ \midrule\endhead",
     ]
     for name, kind, title, step, experiments in items:
         if kind == "claims":
@@ -288,6 +307,7 @@ def items_tex(items: Sequence[Sequence]) -> str:
         # the title is prose, which wraps at its spaces; the names may need breaks
         cells = [tex_breakable(str(name)), tex_breakable(str(kind)), tex_escape(str(title))]
         cells += [tex_breakable(str(step)), tex_breakable(exps)]
+        cells.append(tex_escape(made_from(origins.get(str(step)))))
         out.append(" & ".join(cells) + r" \\")
     out += [r"\bottomrule", r"\end{longtable}", r"\endgroup", ""]
     return "\n".join(out)

@@ -12,6 +12,7 @@ in ``--params``, see :func:`report_params`)::
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import astuple
@@ -302,6 +303,16 @@ def row_items(mine: Mapping, steps: Mapping[tuple[str, str], str]) -> dict[tuple
     return {k: ", ".join(by_step.get(s, [s])) for k, s in steps.items()}
 
 
+def read_origins(paths: Sequence[Path]) -> dict[str, dict[str, dict[str, str]]]:
+    """paper -> step -> its origin.json (analysis.bundle), each read from
+    results/<paper>/<step>/<fidelity>/origin.json."""
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for p in paths:
+        paper, step = p.parts[-4], p.parts[-3]
+        out.setdefault(paper, {})[step] = json.loads(p.read_text())
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="generated report parts")
     ap.add_argument("--fidelity", required=True)
@@ -323,6 +334,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=[],
         help="paper/reference/<paper>-<fidelity>.csv of other fidelities, shown beside",
     )
+    ap.add_argument(
+        "--origins",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="each step's origin.json (results/<paper>/<step>/<fidelity>/origin.json)",
+    )
     ap.add_argument("papers", nargs="+")
     a = ap.parse_intermixed_args(argv)
     missing = [p for p in a.papers if p not in a.params]
@@ -334,6 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if line.strip() and not line.startswith("#")
     ]
     a.out.mkdir(parents=True, exist_ok=True)
+    origins = read_origins(a.origins)
     try:
         jobs, cpu_s = build_cost(a.benchmarks, a.papers, a.fidelity)
     except ValueError as e:
@@ -348,7 +367,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         (d / "assumptions.tex").write_text(assumptions_tex(mine["assumed"]))
         rows = [conf.Override(*o) for o in mine["overrides"]]
         (d / "overrides.tex").write_text(overrides_tex(rows))
-        (d / "items.tex").write_text(latex.items_tex(mine["items"]))
+        (d / "items.tex").write_text(latex.items_tex(mine["items"], origins.get(paper, {})))
     rows = read_csv(a.diff)
     try:
         g = gather(a.originals, a.files, a.papers, a.diagnoses)

@@ -57,18 +57,30 @@ wildcard_constraints:
     ak_method="|".join(akella.SEARCH_METHODS),
 
 
+def ak_search_key(w) -> str:
+    """A search job's key in the bundle (rules/bundle.smk)."""
+    return f"search:akella2002/{w.ak_method}/{w.ak_search}"
+
+
 rule akella2002_search:
     """One best-response search, start to end: every iteration's sweep (F_n's goodput CIs,
     the pick, stop or not), its runs made in a pool of the job's threads, then the NE, its
     per-flow goodput and loss. Its settings, the run parameters among them, are its params:
     a change reruns it (runs made from other inputs are made again, analysis.nsrun's run.key)."""
     input:
-        ns=NS_INPUT,
-        nsid=ns_id,
-        script="tcl/akella2002/dumbbell.tcl",
-        lib=TCL_LIB,
-        runner=NSRUN,
-        code=code("analysis.akella2002_search"),
+        unpack(
+            lambda w: restore_inputs(ak_search_key(w), ns=[], script=[])
+            if restoring(ak_search_key(w))
+            else {
+                "ns": NS_INPUT,
+                "script": "tcl/akella2002/dumbbell.tcl",
+                "lib": TCL_LIB,
+                "runner": NSRUN,
+                "code": code("analysis.akella2002_search"),
+            }
+        ),
+        # apart: the build's checkpoint is asked only of a search made from runs
+        nsid=lambda w: [] if restoring(ak_search_key(w)) else ns_id(w),
     output:
         AK_SEARCH + "/search.json",
     log:
@@ -79,9 +91,11 @@ rule akella2002_search:
         json=lambda w: json.dumps(akella.search_params(AK, w.ak_search, w.ak_method), sort_keys=True),
         # ns's exact CPU time per run made (analysis.nsrun --cpu-log), appended by each attempt
         cpu=f"benchmarks/akella2002/search/{FIDELITY}/{{ak_method}}/{{ak_search}}.cpu",
+        restore=lambda w: restore_cmd(ak_search_key(w)),
     shell:
+        "( if [ -n {params.restore:q} ]; then {params.restore}; else "
         "python -m analysis.akella2002_search --params {params.json:q} --ns {input.ns} "
-        "--script {input.script} --threads {threads} --cpu-log {params.cpu} --out {output}"
+        "--script {input.script} --threads {threads} --cpu-log {params.cpu} --out {output}; fi )"
         + LOGGED
 
 

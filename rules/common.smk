@@ -158,15 +158,32 @@ rule runs:
         "--cpu-log {params.cpu} --index {output}"
 
 
+def analysed_inputs(paper: str, step: str) -> dict:
+    """A step's inputs; a step restored from the bundle (rules/bundle.smk) reads no runs."""
+    if restoring(_step_key(paper, step)):
+        return restore_inputs(
+            _step_key(paper, step), records=[], tables=[], originals=f"config/originals/{paper}.yaml"
+        )
+    return step_inputs(paper, step)
+
+
+# a step made from runs (ANALYSE) or restored from the bundle, then its origin.json
+ANALYSE_OR_RESTORE = (
+    "( if [ -n {params.restore:q} ]; then {params.restore}; else "
+    + "{ANALYSE} && printf '%s\\n' {params.origin:q} > {output.origin}; fi )"
+)
+
+
 rule analyse:
     """One analysis step: the runs of its experiments and the tables of the steps it reads ->
-    tidy table, further tables, regenerated numbers."""
+    tidy table, further tables, regenerated numbers (or all of them from the bundle)."""
     input:
-        unpack(lambda w: step_inputs(w.paper, w.step)),
+        unpack(lambda w: analysed_inputs(w.paper, w.step)),
     output:
         tidy=f"results/{{paper}}/{{step}}/{FIDELITY}/tidy.csv",
         extra=directory(f"results/{{paper}}/{{step}}/{FIDELITY}/extra"),
         numbers=f"{GEN}/{{paper}}/numbers-{{step}}.csv",
+        origin=f"results/{{paper}}/{{step}}/{FIDELITY}/origin.json",
     log:
         f"results/{{paper}}/{{step}}/{FIDELITY}/analyse.log",
     benchmark:
@@ -176,21 +193,24 @@ rule analyse:
         pin=lambda w: runs_pin(step_files(w.paper, w.step)),
         json=lambda w: step_params(w.paper, w.step),
         step=lambda w: w.step,
+        restore=lambda w, output: restore_cmd(_step_key(w.paper, w.step), output.origin),
+        origin=lambda w: origin_json(_step_key(w.paper, w.step)),
     wildcard_constraints:
         step="|".join(GENERIC_STEPS),
     shell:
-        ANALYSE + LOGGED
+        ANALYSE_OR_RESTORE.replace("{ANALYSE}", ANALYSE) + LOGGED
 
 
 rule claims:
     """The paper's claims checked on the tables of its steps."""
     input:
-        unpack(lambda w: step_inputs(w.paper, "claims")),
+        unpack(lambda w: analysed_inputs(w.paper, "claims")),
     output:
         tidy=f"results/{{paper}}/claims/{FIDELITY}/tidy.csv",
         extra=directory(f"results/{{paper}}/claims/{FIDELITY}/extra"),
         numbers=f"{GEN}/{{paper}}/numbers-claims.csv",
         claims=f"{GEN}/{{paper}}/claims-checks.csv",
+        origin=f"results/{{paper}}/claims/{FIDELITY}/origin.json",
     log:
         f"results/{{paper}}/claims/{FIDELITY}/claims.log",
     benchmark:
@@ -200,8 +220,10 @@ rule claims:
         pin=lambda w: runs_pin(step_files(w.paper, "claims")),
         json=lambda w: step_params(w.paper, "claims"),
         step="claims",
+        restore=lambda w, output: restore_cmd(f"claims:{w.paper}", output.origin),
+        origin=lambda w: origin_json(f"claims:{w.paper}"),
     shell:
-        ANALYSE + " --claims {output.claims}" + LOGGED
+        ANALYSE_OR_RESTORE.replace("{ANALYSE}", ANALYSE + " --claims {output.claims}") + LOGGED
 
 
 def item_of(target: str):
@@ -330,8 +352,11 @@ def diagram_run(w) -> str:
 
 rule diagram:
     input:
-        runs=lambda w: diagram_index(w),
-        code=code("analysis.plots.topology"),
+        unpack(
+            lambda w: restore_inputs(f"diagram:{w.target}")
+            if restoring(f"diagram:{w.target}")
+            else {"runs": diagram_index(w), "code": code("analysis.plots.topology")}
+        ),
     output:
         pdf=f"{FIG}/{{target}}.pdf",
         png=report(
@@ -347,9 +372,11 @@ rule diagram:
         pin=lambda w: runs_pin([diagram_index(w)]),
         caption=lambda w: DIAGRAMS[w.target]["caption"],
         label=lambda w: "fig:" + w.target.replace("/", ":"),
+        restore=lambda w: restore_cmd(f"diagram:{w.target}"),
     wildcard_constraints:
         target="|".join(DIAGRAMS) or "none",
     shell:
+        "( if [ -n {params.restore:q} ]; then {params.restore}; else "
         "python -m analysis.plots.topology {params.run} --caption {params.caption:q} "
         "--rule 'diagram ({wildcards.target})' --label {params.label} "
-        "--pdf {output.pdf} --tex {output.tex}" + LOGGED
+        "--pdf {output.pdf} --tex {output.tex}; fi )" + LOGGED

@@ -125,6 +125,8 @@ rule report_parts:
         diagnoses=DIAGNOSES,
         numbers=NUMBERS,
         nsid=NS_ID,
+        # where each step's outputs were made (runs or the bundle): the items tables say it
+        origins=lambda w: REPORT_ORIGINS,
         code=code("analysis.report"),
     output:
         f"{GEN}/build.tex",
@@ -152,7 +154,8 @@ rule report_parts:
         "python -m analysis.report --fidelity {FIDELITY} --ns-id {input.nsid} "
         "--executor {workflow.executor_plugin.name} "
         "--diff {input.diff} --out {GEN} --params {params.json:q} "
-        "--files {input.numbers} --references {input.references} -- {params.papers}"
+        "--files {input.numbers} --references {input.references} --origins {input.origins} "
+        "-- {params.papers}"
         + LOGGED
 
 

@@ -596,3 +596,23 @@ def test_the_batch_that_completes_a_paper_also_makes_its_diff(root: Path, tmp_pa
     assert reference.completes(tmp_path, "tang", "paper", rest)
     _part(tmp_path, rest, [], commit="b", wall_s="1", cpu_s="1", jobs="1")
     assert reference.completes(tmp_path, "tang", "paper", ["exp2"])
+
+
+def test_items_table_says_where_each_step_was_made(tmp_path: Path) -> None:
+    """Each item's step is labelled from its origin.json: restored from the bundle (commit,
+    date), made here from runs, or here from bundled inputs; a step without one (a paper's
+    own rule) was made by this build."""
+    assert latex.made_from({"from": "bundle", "commit": "abcdef123", "date": "2026-11-28"}) == (
+        "bundle (abcdef1, 2026-11-28)"
+    )
+    assert latex.made_from({"from": "runs"}) == "this build's runs"
+    up = {"from": "runs", "inputs": "bundle", "commit": "abcdef123", "date": "d"}
+    assert latex.made_from(up) == "this build, from bundled inputs (abcdef1)"
+    assert latex.made_from(None) == "this build"
+    items = [("fig02", "figure", "Figure 2", "fig02", ["e"]), ("t1", "table", "T", "model", [])]
+    tex = latex.items_tex(items, {"fig02": {"from": "bundle", "commit": "c0ffee0", "date": "d"}})
+    assert "bundle (c0ffee0, d)" in tex and "this build \\\\" in tex
+    d = tmp_path / "results" / "gao" / "fig02" / "paper"
+    d.mkdir(parents=True)
+    (d / "origin.json").write_text('{"from": "runs"}\n')
+    assert report.read_origins([d / "origin.json"]) == {"gao": {"fig02": {"from": "runs"}}}

@@ -1,0 +1,239 @@
+# The fidelity's bundle (analysis/bundle.py): the outputs of every job that reads ns runs
+# (rule analyse, claims, akella2002_search, diagram), archived in paper/bundle/<fidelity>/
+# with their provenance, so the report of that fidelity is rebuilt without a single ns run.
+#
+#   snakemake --cores N bundle --config fidelity=paper bundle=off   # write it from runs
+#   snakemake --cores N --config fidelity=paper                     # use it (bundle=on)
+#   --config bundle=off                 every job from runs (the bundle is not read)
+#   --config bundle=strict              a job the bundle holds but whose provenance changed
+#                                       stops the build, naming the job and what changed
+#   --config bundle_skip=KEY,KEY        these jobs from runs (keys: analyse:gao/table2, ...)
+#
+# A job is restored when its provenance digest equals the manifest's: the digests of its
+# parameters (the step's params and runs_pin, a search's settings), its code (the modules it
+# runs and the originals), the simulator (ns's source, patches and build scripts, the Tcl and
+# the run driver: not the binary's hash, which differs between compilers) and of the jobs
+# whose outputs it reads. Restoring is the same rule with other inputs (the bundle, no runs)
+# and another command; a job whose digest differs is rerun from runs, as are the jobs after
+# it. Every analyse and claims job writes origin.json (runs or bundle), which the report shows.
+from functools import cache
+from types import SimpleNamespace
+
+from analysis import bundle as bundle_mod
+
+BUNDLE_DIR = f"paper/bundle/{FIDELITY}"
+BUNDLE_MODE = str(config.get("bundle", "on"))
+if BUNDLE_MODE not in ("on", "off", "strict"):
+    sys.stderr.write(f"\nconfig: bundle={BUNDLE_MODE!r}: use on, off or strict\n\n")
+    sys.exit(1)
+_skip = config.get("bundle_skip", [])
+BUNDLE_SKIP = set(_skip.split(",") if isinstance(_skip, str) else _skip) - {""}
+BUNDLE = None
+if BUNDLE_MODE != "off" and Path(BUNDLE_DIR, bundle_mod.MANIFEST).is_file():
+    try:
+        BUNDLE = bundle_mod.load(Path(BUNDLE_DIR))
+    except bundle_mod.BundleError as _e:
+        sys.stderr.write(f"\nbundle: {_e}\n\n")
+        sys.exit(1)
+BUNDLE_INPUTS = [f"{BUNDLE_DIR}/{bundle_mod.MANIFEST}", f"{BUNDLE_DIR}/{bundle_mod.ARCHIVE}"]
+# ns as built from source: what the runs of another machine's bundle share with ours
+NS_SOURCE = [
+    "ns2-patches/SOURCE",
+    "ns2-patches/series",
+    *NS_PATCHES,
+    "scripts/fetch-ns2.sh",
+    "scripts/build-ns2.sh",
+    "scripts/ns2-prefix.sh",
+]
+
+
+@cache
+def _files_digest(paths: tuple) -> str:
+    return bundle_mod.files_digest(paths)
+
+
+def sim_digest(paper: str) -> str:
+    tcl = [str(p) for p in sorted(Path(f"tcl/{paper}").glob("*.tcl"))]
+    return _files_digest(tuple(sorted({*NS_SOURCE, *TCL_LIB, *NSRUN, *tcl})))
+
+
+def _step_key(paper: str, step: str) -> str:
+    return f"claims:{paper}" if step == "claims" else f"analyse:{paper}/{step}"
+
+
+def _search_key(record: str) -> str:
+    # results/akella2002/search/<fidelity>/<method>/<search>/search.json
+    method, name = Path(record).parts[-3:-1]
+    return f"search:akella2002/{method}/{name}"
+
+
+def step_outputs(paper: str, step: str) -> list[str]:
+    d = step_dir(paper, step)
+    out = [f"{d}/tidy.csv", f"{d}/extra", f"{GEN}/{paper}/numbers-{step}.csv"]
+    return out + ([f"{GEN}/{paper}/claims-checks.csv"] if step == "claims" else [])
+
+
+@cache
+def bundle_job(key: str) -> tuple:
+    """(components but upstream, upstream job keys, outputs, paper) of a bundled job."""
+    kind, target = key.split(":", 1)
+    if kind in ("analyse", "claims"):
+        paper, step = (target, "claims") if kind == "claims" else target.split("/")
+        files = step_files(paper, step)
+        params = {"params": step_params(paper, step), "pin": runs_pin(files)}
+        code_files = [*code(f"analysis.{paper}"), f"config/originals/{paper}.yaml"]
+        upstream = [_search_key(f) for f in files if f.endswith("/search.json")]
+        upstream += [_step_key(paper, s) for s in step_of(paper, step).reads]
+        outputs = step_outputs(paper, step)
+    elif kind == "search":
+        paper = "akella2002"
+        method, name = target.split("/")[1:]
+        params = akella.search_params(AK, name, method)
+        code_files = code("analysis.akella2002_search")
+        upstream = []
+        outputs = [f"{AK_SEARCH_DIR}/{method}/{name}/search.json"]
+    elif kind == "diagram":
+        paper = target.split("/")[0]
+        w = SimpleNamespace(target=target)
+        params = {
+            "pin": runs_pin([diagram_index(w)]),
+            "run": diagram_run(w),
+            "caption": DIAGRAMS[target]["caption"],
+        }
+        code_files = code("analysis.plots.topology")
+        upstream = []
+        outputs = [f"{FIG}/{target}.pdf", f"{FIG}/{target}.png", f"{GEN}/{target}.tex"]
+    else:
+        raise ValueError(f"bundle: no job {key}")
+    comps = {
+        "params": bundle_mod.digest(params),
+        "code": _files_digest(tuple(sorted(code_files))),
+        "sim": sim_digest(paper),
+    }
+    return comps, tuple(sorted(set(upstream))), tuple(outputs), paper
+
+
+@cache
+def job_components(key: str) -> dict:
+    comps, upstream, _, _ = bundle_job(key)
+    return {**comps, "upstream": bundle_mod.digest([job_digest(u) for u in upstream])}
+
+
+def job_digest(key: str) -> str:
+    return bundle_mod.digest(job_components(key))
+
+
+@cache
+def restoring(key: str) -> bool:
+    """Whether the job is restored from the bundle: the bundle holds it with this provenance."""
+    if BUNDLE is None or key in BUNDLE_SKIP or key not in BUNDLE.jobs:
+        return False
+    comps = job_components(key)
+    job = BUNDLE.jobs[key]
+    if job.digest == bundle_mod.digest(comps):
+        return True
+    if BUNDLE_MODE == "strict":
+        raise ValueError(
+            f"bundle {BUNDLE_DIR} (commit {BUNDLE.commit[:12]}): job {key}: "
+            f"{', '.join(job.changed(comps))} changed since the bundle was made "
+            "(bundle=on reruns it from runs; bundle=off reruns every job)"
+        )
+    return False
+
+
+@cache
+def from_bundle(key: str) -> bool:
+    """Whether the job or a job whose outputs it reads, directly or not, is restored."""
+    return restoring(key) or any(from_bundle(u) for u in bundle_job(key)[1])
+
+
+def origin_json(key: str) -> str:
+    """What a job that runs writes to its origin.json (a restored job: analysis.bundle)."""
+    doc = bundle_mod.origin(None, False)
+    if from_bundle(key):
+        doc = {**doc, "inputs": "bundle", "commit": BUNDLE.commit, "date": BUNDLE.date}
+    return json.dumps(doc, sort_keys=True)
+
+
+def restore_cmd(key: str, origin: str | None = None) -> str:
+    """The command that restores a job ('' for a job made from runs)."""
+    if not restoring(key):
+        return ""
+    outs = " ".join(bundle_job(key)[2])
+    cmd = f"python -m analysis.bundle restore --bundle {BUNDLE_DIR} --job {key} --outputs {outs}"
+    return cmd + (f" --origin {origin}" if origin else "")
+
+
+def restore_inputs(key: str, **same) -> dict:
+    """A restored job's inputs: the bundle and its reader; ``same``: what the job's command
+    names in both cases (empty lists where it names runs)."""
+    return {"bundle": BUNDLE_INPUTS, "reader": code("analysis.bundle"), **same}
+
+
+# every job the bundle of this fidelity holds: the analysis steps and claims the report
+# needs, every search and every diagram
+BUNDLE_JOBS = sorted(
+    {
+        _step_key(p, it.step)
+        for p in PAPERS
+        for it in ITEMS[p].values()
+        if active(it) and (it.step == "claims" or not it.rule)
+    }
+    | ({f"search:akella2002/{AK.search(s).method}/{s}" for s in AK.searches} if "akella2002" in PAPERS else set())
+    | {f"diagram:{t}" for t in DIAGRAMS}
+)
+
+
+# the origin.json of every analysis step and claims the report includes (rule report_parts)
+REPORT_ORIGINS = [
+    f"{step_dir(*k.split(':', 1)[1].split('/'))}/origin.json"
+    if k.startswith("analyse:")
+    else f"{step_dir(k.split(':', 1)[1], 'claims')}/origin.json"
+    for k in BUNDLE_JOBS
+    if k.startswith(("analyse:", "claims:"))
+]
+
+
+if BUNDLE_MODE == "off":
+
+    rule bundle:
+        """Write this fidelity's bundle from the outputs of every job it holds (made from runs:
+        bundle=off), with each job's provenance (python -m analysis.bundle make)."""
+        input:
+            outputs=[o for k in BUNDLE_JOBS for o in bundle_job(k)[2]],
+            nsid=NS_ID,
+            code=code("analysis.bundle"),
+        output:
+            directory(BUNDLE_DIR),
+        log:
+            f"logs/{FIDELITY}/bundle.log",
+        params:
+            commit=subprocess.run(
+                ["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=workflow.basedir
+            ).stdout.strip()
+            or "unknown",
+        localrule: True
+        run:
+            spec = {
+                k: {"components": job_components(k), "outputs": list(bundle_job(k)[2])}
+                for k in BUNDLE_JOBS
+            }
+            man = bundle_mod.make(
+                spec,
+                Path(output[0]),
+                fidelity=FIDELITY,
+                commit=params.commit,
+                ns_id=Path(input.nsid).read_text().strip(),
+            )
+            size = man.archive.stat().st_size
+            Path(log[0]).write_text(f"{output[0]}: {len(man.jobs)} jobs, {size / 1e6:.2f} MB\n")
+            print(Path(log[0]).read_text(), end="")
+
+else:
+
+    rule bundle:
+        """The bundle is made from runs: this build restores from it."""
+        output:
+            f"logs/{FIDELITY}/bundle-needs-off",
+        shell:
+            "echo 'make the bundle from runs: snakemake bundle --config bundle=off' >&2; exit 1"
