@@ -93,10 +93,10 @@ rule akella2002_search:
         cpu=f"benchmarks/akella2002/search/{FIDELITY}/{{ak_method}}/{{ak_search}}.cpu",
         restore=lambda w: restore_cmd(ak_search_key(w)),
     shell:
-        "( if [ -n {params.restore:q} ]; then {params.restore}; else "
-        "python -m analysis.akella2002_search --params {params.json:q} --ns {input.ns} "
-        "--script {input.script} --threads {threads} --cpu-log {params.cpu} --out {output}; fi )"
-        + LOGGED
+        RESTORE_OR
+        + "python -m analysis.akella2002_search --params {params.json:q} --ns {input.ns} "
+        "--script {input.script} --threads {threads} --cpu-log {params.cpu} --out {output}"
+        + RESTORE_END + LOGGED
 
 
 rule akella2002_tables:

@@ -156,11 +156,12 @@ def origin_json(key: str) -> str:
 
 
 def restore_cmd(key: str, origin: str | None = None) -> str:
-    """The command that restores a job ('' for a job made from runs)."""
+    """The arguments of `python -m analysis.bundle restore` for a restored job; "-" for a
+    job made from runs (rules/common.smk RESTORE_OR tests for it)."""
     if not restoring(key):
-        return ""
+        return "-"
     outs = " ".join(bundle_job(key)[2])
-    cmd = f"python -m analysis.bundle restore --bundle {BUNDLE_DIR} --job {key} --outputs {outs}"
+    cmd = f"--bundle {BUNDLE_DIR} --job {key} --outputs {outs}"
     return cmd + (f" --origin {origin}" if origin else "")
 
 

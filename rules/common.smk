@@ -167,11 +167,15 @@ def analysed_inputs(paper: str, step: str) -> dict:
     return step_inputs(paper, step)
 
 
-# a step made from runs (ANALYSE) or restored from the bundle, then its origin.json
-ANALYSE_OR_RESTORE = (
-    "( if [ -n {params.restore:q} ]; then {params.restore}; else "
-    + "{ANALYSE} && printf '%s\\n' {params.origin:q} > {output.origin}; fi )"
+# a job restored from the bundle (params.restore: rules/bundle.smk restore_cmd), or made by
+# its own command: RESTORE_OR + <its command> + RESTORE_END
+RESTORE_OR = (
+    "( if [ {params.restore:q} != - ]; then python -m analysis.bundle restore {params.restore}; "
+    "else "
 )
+RESTORE_END = "; fi )"
+# a step made from runs also writes its origin.json (a restored one: analysis.bundle)
+ORIGIN = " && printf '%s\\n' {params.origin:q} > {output.origin}"
 
 
 rule analyse:
@@ -198,7 +202,7 @@ rule analyse:
     wildcard_constraints:
         step="|".join(GENERIC_STEPS),
     shell:
-        ANALYSE_OR_RESTORE.replace("{ANALYSE}", ANALYSE) + LOGGED
+        RESTORE_OR + ANALYSE + ORIGIN + RESTORE_END + LOGGED
 
 
 rule claims:
@@ -223,7 +227,7 @@ rule claims:
         restore=lambda w, output: restore_cmd(f"claims:{w.paper}", output.origin),
         origin=lambda w: origin_json(f"claims:{w.paper}"),
     shell:
-        ANALYSE_OR_RESTORE.replace("{ANALYSE}", ANALYSE + " --claims {output.claims}") + LOGGED
+        RESTORE_OR + ANALYSE + " --claims {output.claims}" + ORIGIN + RESTORE_END + LOGGED
 
 
 def item_of(target: str):
@@ -376,7 +380,7 @@ rule diagram:
     wildcard_constraints:
         target="|".join(DIAGRAMS) or "none",
     shell:
-        "( if [ -n {params.restore:q} ]; then {params.restore}; else "
-        "python -m analysis.plots.topology {params.run} --caption {params.caption:q} "
+        RESTORE_OR
+        + "python -m analysis.plots.topology {params.run} --caption {params.caption:q} "
         "--rule 'diagram ({wildcards.target})' --label {params.label} "
-        "--pdf {output.pdf} --tex {output.tex}; fi )" + LOGGED
+        "--pdf {output.pdf} --tex {output.tex}" + RESTORE_END + LOGGED

@@ -13,7 +13,7 @@ py="$root/.venv/bin/python"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$root/paper/bundle/smoke"' EXIT
 
-"$smk" --cores 2 --quiet rules bundle --config fidelity=smoke bundle=off
+"$smk" bundle --cores 2 --quiet rules --config fidelity=smoke bundle=off
 # the checkout's files, tracked and new (not ignored), with their times (so ns is not rebuilt)
 git ls-files -co --exclude-standard | grep -v '^paper/bundle/smoke/' | tar -cf - -T - | tar -xf - -C "$tmp"
 mkdir -p "$tmp/paper/bundle" "$tmp/build"
