@@ -283,7 +283,7 @@ def assemble(root: Path, paper: str, fidelity: str) -> Reference:
     meta = {
         "paper": paper,
         "fidelity": fidelity,
-        "commit": " ".join(dict.fromkeys(ref.meta["commit"] for ref in parts)),
+        "commit": " ".join(dict.fromkeys(c for ref in parts for c in ref.meta["commit"].split())),
         "ns_id": ns[0],
         "wall_s": f"{sum(float(ref.meta['wall_s']) for ref in parts):.0f}",
         "cpu_s": f"{sum(float(ref.meta['cpu_s']) for ref in parts):.0f}",
