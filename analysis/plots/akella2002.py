@@ -503,7 +503,8 @@ def sensitivity_tex(
         out.append(r"\multicolumn{4}{@{}l}{no value is tested at this fidelity} \\")
     out += [r"\bottomrule", r"\end{longtable}", r"\normalsize", ""]
     out += [
-        r"\begin{longtable}{@{}lllrrrrl@{}}",
+        # the names wrap (every tested value of every search, at paper too)
+        r"\begin{longtable}{@{}p{0.27\linewidth}p{0.1\linewidth}p{0.14\linewidth}rrrrl@{}}",
         r"\toprule search & parameter & value & $\alpha_E$ & $\beta_E$ & goodput (Mbps) & "
         r"loss & conclusion \\ \midrule\endhead",
     ]
@@ -514,7 +515,7 @@ def sensitivity_tex(
             else ("holds" if r["holds"] else "fails")
         )
         out.append(
-            f"{tex_escape(r['search'])} & {tex_escape(r['parameter'] or 'ours')} & "
+            f"{tex_breakable(r['search'])} & {tex_breakable(r['parameter'] or 'ours')} & "
             f"{tex_escape(r['label'])} & {ak.fmt(r['alpha_e'])} & {ak.fmt(r['beta_e'])} & "
             f"{_num(r['ne_goodput'])} & {_pct(r['ne_loss'])} & {holds} \\\\"
         )
@@ -556,14 +557,14 @@ def sensitivity_tex(
         r" blames on a parameter, ours under our default and under each tested value:",
         "",
         # a few rows: a tabular, which (unlike a longtable) leaves room for a float above it
-        r"\noindent\begin{tabular}{@{}lllrrl@{}}",
+        r"\noindent\begin{tabular}{@{}p{0.25\linewidth}p{0.1\linewidth}lrrp{0.3\linewidth}@{}}",
         r"\toprule number & parameters & tolerance & published & ours (verdict) & tested values "
         r"\\ \midrule",
     ]
     for _, r in explains.iterrows():
         ours = _num(r["ours"]) if "ne_" in r["key"] else ak.fmt(r["ours"])
         out.append(
-            f"{tex_escape(r['key'])} & {tex_escape(r['parameters'])} & "
+            f"{tex_breakable(r['key'])} & {tex_escape(r['parameters'])} & "
             f"{tex_escape(r['tolerance'])} & {r['published']:g} & {ours} ({r['verdict']}) & "
             f"{tex_escape(r['tested'] or 'none')} \\\\"
         )
