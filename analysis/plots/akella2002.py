@@ -504,7 +504,7 @@ def sensitivity_tex(
     out += [r"\bottomrule", r"\end{longtable}", r"\normalsize", ""]
     out += [
         # the names wrap (every tested value of every search, at paper too)
-        r"\begin{longtable}{@{}p{0.27\linewidth}p{0.1\linewidth}p{0.14\linewidth}rrrrl@{}}",
+        r"\begin{longtable}{@{}p{0.21\linewidth}p{0.1\linewidth}p{0.12\linewidth}rrrrl@{}}",
         r"\toprule search & parameter & value & $\alpha_E$ & $\beta_E$ & goodput (Mbps) & "
         r"loss & conclusion \\ \midrule\endhead",
     ]
@@ -557,7 +557,7 @@ def sensitivity_tex(
         r" blames on a parameter, ours under our default and under each tested value:",
         "",
         # a few rows: a tabular, which (unlike a longtable) leaves room for a float above it
-        r"\noindent\begin{tabular}{@{}p{0.25\linewidth}p{0.1\linewidth}lrrp{0.3\linewidth}@{}}",
+        r"\noindent\begin{tabular}{@{}p{0.2\linewidth}p{0.1\linewidth}lrrp{0.26\linewidth}@{}}",
         r"\toprule number & parameters & tolerance & published & ours (verdict) & tested values "
         r"\\ \midrule",
     ]
