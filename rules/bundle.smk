@@ -130,15 +130,7 @@ def restoring(key: str) -> bool:
         return False
     comps = job_components(key)
     job = BUNDLE.jobs[key]
-    if job.digest == bundle_mod.digest(comps):
-        return True
-    if BUNDLE_MODE == "strict":
-        raise ValueError(
-            f"bundle {BUNDLE_DIR} (commit {BUNDLE.commit[:12]}): job {key}: "
-            f"{', '.join(job.changed(comps))} changed since the bundle was made "
-            "(bundle=on reruns it from runs; bundle=off reruns every job)"
-        )
-    return False
+    return job.digest == bundle_mod.digest(comps)
 
 
 @cache
@@ -183,6 +175,23 @@ BUNDLE_JOBS = sorted(
     | ({f"search:akella2002/{AK.search(s).method}/{s}" for s in AK.searches} if "akella2002" in PAPERS else set())
     | {f"diagram:{t}" for t in DIAGRAMS}
 )
+
+
+# bundle=strict: a job the bundle holds whose provenance changed stops the build here, before
+# any job runs, naming each such job and what changed
+if BUNDLE is not None and BUNDLE_MODE == "strict":
+    _changed = [
+        f"  {k}: {', '.join(BUNDLE.jobs[k].changed(job_components(k)))}"
+        for k in BUNDLE_JOBS
+        if k in BUNDLE.jobs and k not in BUNDLE_SKIP and not restoring(k)
+    ]
+    if _changed:
+        sys.stderr.write(
+            f"\nbundle {BUNDLE_DIR} (commit {BUNDLE.commit[:12]}, {BUNDLE.date}): "
+            f"{len(_changed)} job(s) changed since it was made:\n" + "\n".join(_changed)
+            + "\n(bundle=on reruns them from runs; bundle_skip=KEY,... or bundle=off)\n\n"
+        )
+        sys.exit(1)
 
 
 # the origin.json of every analysis step and claims the report includes (rule report_parts)

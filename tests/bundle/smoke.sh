@@ -4,7 +4,7 @@
 #  2. in a copy of the checkout without results/ (as a fresh clone) change one analysis
 #     parameter (Akella et al.'s tau_S, read by step fig06) and build the smoke report: every
 #     step must come from the bundle but fig06 and the steps that read its tables, which are
-#     made here, and no ns run may be made;
+#     made here, and no ns run may be made (bundle=strict must refuse to start, naming fig06);
 #  3. truncate the bundle's archive: the build must refuse it, naming it and its sha256.
 set -euo pipefail
 root=$(pwd)
@@ -23,6 +23,12 @@ ln -s "$root/build/download" "$tmp/build/download"
 cd "$tmp"
 sed -i 's/tau_s: {value: 3, status: assumed/tau_s: {value: 2, status: assumed/' config/experiments/akella2002.yaml
 grep -q 'tau_s: {value: 2, status: assumed' config/experiments/akella2002.yaml
+# bundle=strict stops before any job, naming the changed job and what changed
+if "$smk" -n --config fidelity=smoke bundle=strict > strict.log 2>&1; then
+    echo "bundle smoke: bundle=strict accepted a changed job" >&2; exit 1
+fi
+grep -q "analyse:akella2002/fig06: params" strict.log \
+    || { tail -20 strict.log; echo "bundle smoke: bundle=strict does not name fig06" >&2; exit 1; }
 "$smk" --cores 2 --quiet rules --config fidelity=smoke > build.log 2>&1 || { tail -40 build.log; exit 1; }
 "$py" - <<'PY'
 import json
