@@ -466,7 +466,8 @@ def test_running_line_se_by_hand() -> None:
     assert fit == pytest.approx(2.0 - x) and se == pytest.approx(np.zeros(4))
 
 
-def _severe_fig5(slope: np.ndarray) -> pd.DataFrame:
+def _severe_fig5(slope: np.ndarray, h: float = 1.0) -> pd.DataFrame:
+    """A Tahoe/RED Figure 5 series at alpha = 1..50: p_a = 0.001 alpha, the given slope."""
     xs = np.arange(1.0, 51.0)
     return pd.DataFrame(
         {
@@ -477,7 +478,7 @@ def _severe_fig5(slope: np.ndarray) -> pd.DataFrame:
             "x": xs,
             "p": 0.001 * xs,
             "P": slope,
-            "h": 1.0,
+            "h": h,
             "srtt": 0.1,
             "rto": 0.3,
         }
@@ -516,20 +517,7 @@ def test_fa_zero_crossing_is_read_from_the_fitted_slope() -> None:
     lies in (29, 30)."""
     xs = np.arange(1.0, 51.0)
     noise = np.where(xs % 2 == 0, 0.0009, -0.0009)
-    fig5 = pd.DataFrame(
-        {
-            "tcp": "tahoe",
-            "queue": "red",
-            "series": "tahoe_red",
-            "parameter": "alpha",
-            "x": xs,
-            "p": 0.001 * xs,
-            "P": 0.001 * xs / 30.0 + noise,
-            "h": 2.0,
-            "srtt": 0.1,
-            "rto": 0.3,
-        }
-    )
+    fig5 = _severe_fig5(0.001 * xs / 30.0 + noise, h=2.0)
     tidy, numbers = ak.fig06(fig5, 0.0)
     raw = tidy.sort_values("x")
     old = ak.zero_crossing_bound(raw["x"].to_numpy(), raw["F"].to_numpy())
@@ -1109,23 +1097,24 @@ def test_ci_tied_check_of_the_ne_rows() -> None:
     def cand(v: float, lo: float, hi: float, runs: int = 20) -> dict:
         return {"value": v, "low": lo, "high": hi, "mean": (lo + hi) / 2, "runs": runs}
 
+    def sweep(coordinate: str, pick: float, *cands: dict) -> dict:
+        return {"coordinate": coordinate, "pick": pick, "candidates": list(cands)}
+
     search = {
         "mode": "joint",
         "records": [
-            {"coordinate": "beta", "pick": 0.5, "candidates": [cand(0.5, 0.1, 0.2)]},
-            {"coordinate": "alpha", "pick": 1.0, "candidates": [cand(1.0, 0.95, 0.99)]},
-            {
-                "coordinate": "beta",
-                "pick": 0.9,
-                "candidates": [
-                    cand(0.5, 0.5, 0.6),
-                    cand(0.9, 0.95, 0.99),
-                    cand(0.93, 0.94, 0.98),
-                    cand(0.96, 0.96, 1.0),
-                    cand(0.99, 0.80, 0.90),
-                    cand(0.98, math.nan, math.nan, runs=0),
-                ],
-            },
+            sweep("beta", 0.5, cand(0.5, 0.1, 0.2)),
+            sweep("alpha", 1.0, cand(1.0, 0.95, 0.99)),
+            sweep(
+                "beta",
+                0.9,
+                cand(0.5, 0.5, 0.6),
+                cand(0.9, 0.95, 0.99),
+                cand(0.93, 0.94, 0.98),
+                cand(0.96, 0.96, 1.0),
+                cand(0.99, 0.80, 0.90),
+                cand(0.98, math.nan, math.nan, runs=0),
+            ),
         ],
     }
     assert ak.ci_tied_values(search, "beta") == [0.9, 0.93, 0.96]
@@ -1147,21 +1136,8 @@ def test_ci_tied_check_of_the_ne_rows() -> None:
     assert DIAG[akey].check == ak.CI_TIED_ROWS[akey]
     one = ak.ci_tied_checks("fig07", [search], {akey: 27.0})
     assert one == {ak.CI_TIED_ROWS[akey]: 1.0} and outcome(akey, 1.0) == dg.FAILS
-    flat = {
-        "mode": "joint",
-        "records": [
-            {
-                "coordinate": "alpha",
-                "pick": 60.0,
-                "candidates": [
-                    cand(5.0, 0.30, 0.40),
-                    cand(25.0, 0.50, 0.60),
-                    cand(30.0, 0.52, 0.62),
-                    cand(60.0, 0.55, 0.65),
-                ],
-            }
-        ],
-    }
+    alphas = [(5.0, 0.30, 0.40), (25.0, 0.50, 0.60), (30.0, 0.52, 0.62), (60.0, 0.55, 0.65)]
+    flat = {"mode": "joint", "records": [sweep("alpha", 60.0, *(cand(*c) for c in alphas))]}
     tied = ak.ci_tied_checks("fig07", [flat], {akey: 27.0})[ak.CI_TIED_ROWS[akey]]
     assert tied == 25.0 and outcome(akey, tied) == dg.HOLDS
     assert {DIAG[k].check for k in ak.CI_TIED_ROWS} == set(ak.CI_TIED_ROWS.values())
