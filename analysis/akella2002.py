@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import special
 
 from analysis import cli
 from analysis.akella2002_search import (
@@ -346,8 +347,10 @@ def log10_ratio(num: float, den: float) -> float:
 #: fraction of the measured alphas at which the fitted Reno/RED F_a is not significantly
 #: negative (:func:`fa_not_negative_fraction`)
 RENO_RED_FA_CHECK = "check.fig6a.reno_red.fa_not_negative_fraction"
-#: one-sided 95 % normal quantile: F_a's upper confidence bound in :func:`fa_not_negative_fraction`
-FA_NEGATIVE_Z = 1.6448536269514722
+#: the one-sided level of F_a's upper confidence bound in :func:`fa_not_negative_fraction`,
+#: and its normal quantile
+FA_NEGATIVE_LEVEL = 0.95
+FA_NEGATIVE_Z = float(special.ndtri(FA_NEGATIVE_LEVEL))
 #: the Figure 6(a) crossing row, whose diagnosis tests tau_S (:func:`fa_crossing_tau_s`)
 TAHOE_CROSSING = "fig6a.tahoe_red.fa_zero_crossing"
 #: its check: the crossing under the tested tau_S nearest the published bound

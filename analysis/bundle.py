@@ -37,6 +37,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from analysis import nsio
+
 MANIFEST = "manifest.json"
 ARCHIVE = "outputs.tar.xz"
 #: xz preset of the archive: -6, xz's default (a smaller archive at -9 costs 10x the memory)
@@ -51,10 +53,6 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def sha256_file(path: Path) -> str:
-    return sha256_bytes(path.read_bytes())
-
-
 def digest(obj: object) -> str:
     """The digest of a JSON value (keys sorted): 16 hex digits, as the workflow's runs_pin."""
     return sha256_bytes(json.dumps(obj, sort_keys=True).encode())[:16]
@@ -66,7 +64,7 @@ def files_digest(paths: Iterable[str | Path]) -> str:
     h = hashlib.sha256()
     for p in sorted(str(p) for p in paths):
         f = Path(p)
-        h.update(f"{p} {sha256_file(f) if f.is_file() else '-'}\n".encode())
+        h.update(f"{p} {nsio.sha256(f) if f.is_file() else '-'}\n".encode())
     return h.hexdigest()[:16]
 
 
@@ -156,7 +154,7 @@ def make(
             "components": comps,
             "digest": digest(comps),
             "outputs": list(js["outputs"]),
-            "files": {f: sha256_file(Path(f)) for f in files},
+            "files": {f: nsio.sha256(Path(f)) for f in files},
         }
     data = lzma.compress(_tar_bytes(every), preset=XZ_PRESET)
     out.mkdir(parents=True, exist_ok=True)
@@ -280,17 +278,17 @@ def compare(man: Manifest, keys: Sequence[str] | None = None) -> list[tuple[str,
             if not p.is_file():
                 rows.append((name, "missing"))
             else:
-                rows.append((name, "same" if sha256_file(p) == want else "differs"))
+                rows.append((name, "same" if nsio.sha256(p) == want else "differs"))
         for o in job.outputs:
             if Path(o).is_dir():
                 rows += [(f, "extra") for f in output_files([o]) if f not in job.files]
     return rows
 
 
-def origin(man: Manifest | None, restored: bool) -> dict[str, str]:
-    """What a step's ``origin.json`` says: made from runs, or restored from the bundle (its
-    commit and date)."""
-    if not restored or man is None:
+def origin(man: Manifest | None = None) -> dict[str, str]:
+    """What a step's ``origin.json`` says: restored from the bundle ``man`` (its commit and
+    date), or (None) made from runs."""
+    if man is None:
         return {"from": "runs"}
     return {"from": "bundle", "commit": man.commit, "date": man.date}
 
@@ -333,7 +331,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             man = load(a.bundle)
             files = restore(man, a.job, a.outputs)
             if a.origin is not None:
-                write_origin(a.origin, origin(man, True))
+                write_origin(a.origin, origin(man))
             print(f"{a.job}: {len(files)} files restored from {a.bundle} ({man.commit[:12]})")
         else:
             rows = compare(load(a.bundle), a.job)

@@ -69,7 +69,7 @@ rule akella2002_search:
     a change reruns it (runs made from other inputs are made again, analysis.nsrun's run.key)."""
     input:
         unpack(
-            lambda w: restore_inputs(ak_search_key(w), ns=[], script=[])
+            lambda w: restore_inputs(ns=[], script=[])
             if restoring(ak_search_key(w))
             else {
                 "ns": NS_INPUT,

@@ -36,15 +36,6 @@ if BUNDLE_MODE != "off" and Path(BUNDLE_DIR, bundle_mod.MANIFEST).is_file():
         sys.stderr.write(f"\nbundle: {_e}\n\n")
         sys.exit(1)
 BUNDLE_INPUTS = [f"{BUNDLE_DIR}/{bundle_mod.MANIFEST}", f"{BUNDLE_DIR}/{bundle_mod.ARCHIVE}"]
-# ns as built from source: what the runs of another machine's bundle share with ours
-NS_SOURCE = [
-    "ns2-patches/SOURCE",
-    "ns2-patches/series",
-    *NS_PATCHES,
-    "scripts/fetch-ns2.sh",
-    "scripts/build-ns2.sh",
-    "scripts/ns2-prefix.sh",
-]
 
 
 @cache
@@ -55,6 +46,12 @@ def _files_digest(paths: tuple) -> str:
 def sim_digest(paper: str) -> str:
     tcl = [str(p) for p in sorted(Path(f"tcl/{paper}").glob("*.tcl"))]
     return _files_digest(tuple(sorted({*NS_SOURCE, *TCL_LIB, *NSRUN, *tcl})))
+
+
+def _key_step(key: str) -> tuple[str, str]:
+    """(paper, step) of an analyse or claims job's key."""
+    kind, target = key.split(":", 1)
+    return (target, "claims") if kind == "claims" else tuple(target.split("/"))
 
 
 def _step_key(paper: str, step: str) -> str:
@@ -78,7 +75,7 @@ def bundle_job(key: str) -> tuple:
     """(components but upstream, upstream job keys, outputs, paper) of a bundled job."""
     kind, target = key.split(":", 1)
     if kind in ("analyse", "claims"):
-        paper, step = (target, "claims") if kind == "claims" else target.split("/")
+        paper, step = _key_step(key)
         files = step_files(paper, step)
         params = {"params": step_params(paper, step), "pin": runs_pin(files)}
         code_files = [*code(f"analysis.{paper}"), f"config/originals/{paper}.yaml"]
@@ -141,7 +138,7 @@ def from_bundle(key: str) -> bool:
 
 def origin_json(key: str) -> str:
     """What a job that runs writes to its origin.json (a restored job: analysis.bundle)."""
-    doc = bundle_mod.origin(None, False)
+    doc = bundle_mod.origin()
     if from_bundle(key):
         doc = {**doc, "inputs": "bundle", "commit": BUNDLE.commit, "date": BUNDLE.date}
     return json.dumps(doc, sort_keys=True)
@@ -157,7 +154,7 @@ def restore_cmd(key: str, origin: str | None = None) -> str:
     return cmd + (f" --origin {origin}" if origin else "")
 
 
-def restore_inputs(key: str, **same) -> dict:
+def restore_inputs(**same) -> dict:
     """A restored job's inputs: the bundle and its reader; ``same``: what the job's command
     names in both cases (empty lists where it names runs)."""
     return {"bundle": BUNDLE_INPUTS, "reader": code("analysis.bundle"), **same}
@@ -196,9 +193,7 @@ if BUNDLE is not None and BUNDLE_MODE == "strict":
 
 # the origin.json of every analysis step and claims the report includes (rule report_parts)
 REPORT_ORIGINS = [
-    f"{step_dir(*k.split(':', 1)[1].split('/'))}/origin.json"
-    if k.startswith("analyse:")
-    else f"{step_dir(k.split(':', 1)[1], 'claims')}/origin.json"
+    f"{step_dir(*_key_step(k))}/origin.json"
     for k in BUNDLE_JOBS
     if k.startswith(("analyse:", "claims:"))
 ]

@@ -161,9 +161,7 @@ rule runs:
 def analysed_inputs(paper: str, step: str) -> dict:
     """A step's inputs; a step restored from the bundle (rules/bundle.smk) reads no runs."""
     if restoring(_step_key(paper, step)):
-        return restore_inputs(
-            _step_key(paper, step), records=[], tables=[], originals=f"config/originals/{paper}.yaml"
-        )
+        return restore_inputs(records=[], tables=[], originals=f"config/originals/{paper}.yaml")
     return step_inputs(paper, step)
 
 
@@ -357,7 +355,7 @@ def diagram_run(w) -> str:
 rule diagram:
     input:
         unpack(
-            lambda w: restore_inputs(f"diagram:{w.target}")
+            lambda w: restore_inputs()
             if restoring(f"diagram:{w.target}")
             else {"runs": diagram_index(w), "code": code("analysis.plots.topology")}
         ),

@@ -32,10 +32,16 @@ NS_PATCHES = [
 ]
 
 
+NS_FETCH = ["ns2-patches/SOURCE", "scripts/fetch-ns2.sh"]
+NS_BUILD_SCRIPTS = ["scripts/build-ns2.sh", "scripts/ns2-prefix.sh"]
+# ns as built from source (Debian's tarball aside): what another machine's runs share with
+# ours, and so part of the provenance of a bundle's jobs (rules/bundle.smk)
+NS_SOURCE = [*NS_FETCH, "ns2-patches/series", *NS_PATCHES, *NS_BUILD_SCRIPTS]
+
+
 rule ns2_fetch:
     input:
-        "ns2-patches/SOURCE",
-        "scripts/fetch-ns2.sh",
+        NS_FETCH,
     output:
         NS_TARBALL,
     log:
@@ -52,7 +58,7 @@ checkpoint build_ns:
         source="ns2-patches/SOURCE",
         series="ns2-patches/series",
         patches=NS_PATCHES,
-        scripts=["scripts/build-ns2.sh", "scripts/ns2-prefix.sh"],
+        scripts=NS_BUILD_SCRIPTS,
     output:
         ns=NS,
         id=update(NS_ID),  # kept (and restored if the build fails); written only on change

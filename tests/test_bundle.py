@@ -156,4 +156,4 @@ def test_origin_and_restore_cli(made: bundle.Manifest) -> None:
         "commit": "abc123",
         "date": "2026-11-28",
     }
-    assert bundle.origin(made, False) == {"from": "runs"}
+    assert bundle.origin() == {"from": "runs"}
