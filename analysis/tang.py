@@ -359,6 +359,84 @@ def table1_fast_checks(params: Mapping[str, float], published: Mapping[str, floa
     return out
 
 
+#: Tables 2-3 (one protocol on every path): suffix of the path-3 mean rows' check values, the
+#: end-to-end price the published rates give path 3 over the sum of paths 1 and 2's
+PRICE_SUM_CHECK = "price_over_short_paths"
+#: the protocol of every flow in Tables 2 (Reno) and 3 (FAST)
+SINGLE_PROTOCOL = {"table2": "reno", "table3": "fast"}
+
+
+def path_price(
+    protocol: str, rate_mbps: float, flows: int, pkt_size: float, alpha: float, rtt: float
+) -> float:
+    """The end-to-end price a path's ``flows`` flows see at equilibrium when they send
+    ``rate_mbps`` together (Sec 2.2): for Reno the loss probability of eq. (4),
+    q = 2 / (2 + x^2 T^2) at per-flow rate x (packets/s) and round-trip time ``rtt``; for FAST
+    the queueing delay of eq. (7), q = alpha / x (``alpha`` packets; ``rtt`` unused)."""
+    if rate_mbps <= 0 or flows < 1:
+        raise ValueError("a positive rate and at least one flow are needed")
+    x = rate_mbps * 1e6 / (8.0 * pkt_size) / flows
+    if protocol == "reno":
+        return 2.0 / (2.0 + (x * rtt) ** 2)
+    if protocol == "fast":
+        return alpha / x
+    raise ValueError(f"unknown protocol '{protocol}' (reno or fast)")
+
+
+def price_over_short_paths(
+    protocol: str,
+    rates_mbps: Sequence[float],
+    flows: Sequence[int],
+    alphas: Sequence[float],
+    rtts: Sequence[tuple[float, float]],
+    pkt_size: float,
+) -> float:
+    """Paths 1, 2, 3 of the Fig 1 network (ROUTES["fig1"]): path 3 crosses links 1, 2 and 3,
+    paths 1 and 2 links {1, 2} and {2, 3}, so with prices summed along a path (eqs. 1-2) and
+    no link price negative, path 3's price is at most the sum of paths 1 and 2's. Returns
+    path 3's price over that sum at the given path rates (:func:`path_price`; ``rtts``:
+    (smallest, largest) round-trip time of each path, taken where it makes the ratio least:
+    the largest for path 3, the smallest for paths 1 and 2). Above 1, no equilibrium of the
+    model gives these rates, whatever the link prices."""
+    r = ROUTES["fig1"]
+    if not set(r[2]) <= set(r[0]) | set(r[1]):
+        raise ValueError("path 3 does not lie within paths 1 and 2")
+    least = [rtts[0][0], rtts[1][0], rtts[2][1]]
+    q = [
+        path_price(protocol, rates_mbps[g], flows[g], pkt_size, alphas[g], least[g])
+        for g in range(3)
+    ]
+    return q[2] / (q[0] + q[1])
+
+
+def single_protocol_checks(
+    experiment: str, summary: Mapping, published: Mapping[str, float]
+) -> dict[str, float]:
+    """The check values of Tables 2-3's path-3 mean rows: :func:`price_over_short_paths` of
+    the published path rates, per start order, on the network a primary run of ``experiment``
+    simulates (``summary``: its flows per path, alphas, buffers, capacities, packet size and
+    propagation round-trip times; a path's largest round-trip time adds its links' full
+    buffers drained at capacity). ``..._one_long_flow``: the same with one path-3 flow."""
+    p, res = summary["params"], summary["results"]
+    proto = SINGLE_PROTOCOL[experiment]
+    table = TABLE[experiment]
+    size = float(p["pkt_size"])
+    rtts = []
+    for g, route in enumerate(ROUTES["fig1"]):
+        prop = float(res[f"prop_rtt_{g + 1}"])
+        full = sum(p[f"buf{i + 1}"] * 8.0 * size / p[f"bw{i + 1}"] for i in route)
+        rtts.append((prop, prop + full))
+    alphas = [float(p["alpha"]), float(p["alpha"]), float(p["alpha_long"])]
+    out: dict[str, float] = {}
+    for scen in SCENARIOS[experiment].values():
+        rates = [published[f"{table}.{scen}.path{g}.mean"] for g in (1, 2, 3)]
+        for suffix, n_long in (("", int(p["n_long"])), (f"_{ONE_LONG_CHECK}", 1)):
+            flows = [int(p["n_short"]), int(p["n_short"]), n_long]
+            v = price_over_short_paths(proto, rates, flows, alphas, rtts, size)
+            out[f"check.{table}.{scen}.path3.mean.{PRICE_SUM_CHECK}{suffix}"] = v
+    return out
+
+
 def analyse(
     experiment: str, run_dirs: Sequence[Path], published: Mapping[str, float] | None = None
 ) -> tuple[pd.DataFrame, dict[str, float]]:
@@ -379,6 +457,10 @@ def analyse(
             numbers["exp1.repetitions"] = float(w["seed"].nunique())
             if published is not None:
                 numbers.update(table1_fast_checks(p0, published))
+        if experiment in SINGLE_PROTOCOL and published is not None:
+            numbers.update(
+                single_protocol_checks(experiment, primary_summary(experiment, run_dirs), published)
+            )
     elif experiment == "fig09":
         u = _pick(pw, "link", 1, first="short", k2=600)["util"]
         numbers["fig9.vegas_first.link1_util_at_k2_600"] = float(u.mean()) if len(u) else np.nan

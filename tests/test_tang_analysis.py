@@ -473,6 +473,77 @@ def test_table1_fast_checks_use_the_state_queues(cfg: dict, root: Path) -> None:
         assert diagnosis.check_outcome(d, None, repr(d2[d.check])) == diagnosis.FAILS
 
 
+def test_path_price_by_hand() -> None:
+    # 1.2 Mb/s of 1500-byte packets: 100 packets/s; Reno at T = 0.1 s: x T = 10, q = 2 / 102
+    assert tang.path_price("reno", 1.2, 1, 1500.0, 0.0, 0.1) == pytest.approx(2 / 102)
+    # two flows share the rate: 50 packets/s each, x T = 5, q = 2 / 27
+    assert tang.path_price("reno", 1.2, 2, 1500.0, 0.0, 0.1) == pytest.approx(2 / 27)
+    # FAST: alpha 10 packets at 100 packets/s is 0.1 s of queueing delay
+    assert tang.path_price("fast", 1.2, 1, 1500.0, 10.0, 0.1) == pytest.approx(0.1)
+    with pytest.raises(ValueError):
+        tang.path_price("vegas", 1.2, 1, 1500.0, 10.0, 0.1)
+    with pytest.raises(ValueError):
+        tang.path_price("fast", 0.0, 1, 1500.0, 10.0, 0.1)
+
+
+def test_price_over_short_paths_by_hand() -> None:
+    # FAST, 100 packets/s per flow everywhere, alpha 10: each path's price 0.1 s, so path 3's
+    # is half the sum of the short paths': an equilibrium the model allows
+    rtts = [(0.1, 0.2)] * 3
+    even = tang.price_over_short_paths("fast", [1.2] * 3, [1] * 3, [10.0] * 3, rtts, 1500.0)
+    assert even == pytest.approx(0.5)
+    # path 3 at a tenth of that rate needs ten times the price: 1 s against 0.2 s
+    slow = tang.price_over_short_paths("fast", [1.2, 1.2, 0.12], [1] * 3, [10.0] * 3, rtts, 1500)
+    assert slow == pytest.approx(5.0)
+    # Reno takes path 3 at its largest round-trip time and paths 1-2 at their smallest:
+    # x T = 100 x 0.2 = 20 (q = 2 / 402) against 100 x 0.1 = 10 (q = 2 / 102) each
+    reno = tang.price_over_short_paths("reno", [1.2] * 3, [1] * 3, [0.0] * 3, rtts, 1500.0)
+    assert reno == pytest.approx((2 / 402) / (2 * 2 / 102))
+
+
+def _table23_summary(cfg: dict, experiment: str) -> dict:
+    run = next(r for r in conf.runs(cfg, "tang", experiment, "paper") if r.params["n_long"] == 8)
+    return {
+        "params": run.params,
+        "results": {"prop_rtt_1": 0.12, "prop_rtt_2": 0.12, "prop_rtt_3": 0.22},
+    }
+
+
+def test_single_protocol_checks_on_the_published_tables(cfg: dict, root: Path) -> None:
+    """Tables 2-3 as printed: with eight long-path flows path 3's price exceeds the short
+    paths' sum (the diagnoses hold); with one it does not; rates consistent with the model
+    (path 3's per-flow rate as large as the short paths') make every diagnosis fail."""
+    from analysis import diagnosis
+
+    pub = {x.key: x.published for x in load_originals(root / "config/originals/tang.yaml")}
+    diags = {
+        d.check: d
+        for d in diagnosis.load(root / "config/diagnoses/tang.yaml")
+        if d.check.endswith(tang.PRICE_SUM_CHECK)
+    }
+    assert len(diags) == 4
+    for exp in ("table2", "table3"):
+        c = tang.single_protocol_checks(exp, _table23_summary(cfg, exp), pub)
+        for scen in ("short_first", "long_first"):
+            one = c[f"check.{exp}.{scen}.path3.mean.{tang.PRICE_SUM_CHECK}_one_long_flow"]
+            assert one < 1
+        even = dict(pub)
+        for scen in ("short_first", "long_first"):
+            # eight long flows at four times the short paths' per-flow rate
+            even[f"{exp}.{scen}.path3.mean"] = 16 * pub[f"{exp}.{scen}.path1.mean"]
+        c_even = tang.single_protocol_checks(exp, _table23_summary(cfg, exp), even)
+        for key, d in diags.items():
+            if key.startswith(f"check.{exp}."):
+                assert diagnosis.check_outcome(d, None, repr(c[key])) == diagnosis.HOLDS
+                assert diagnosis.check_outcome(d, None, repr(c_even[key])) == diagnosis.FAILS
+    # Table 3 short flows first by hand: per flow 1966.7, 3012.5 and 162.5 packets/s with
+    # alphas 50, 50 and 30: (30 / 162.5) / (50 / 1966.7 + 50 / 3012.5)
+    c3 = tang.single_protocol_checks("table3", _table23_summary(cfg, "table3"), pub)
+    assert c3[f"check.table3.short_first.path3.mean.{tang.PRICE_SUM_CHECK}"] == pytest.approx(
+        (30 / 162.5) / (50 / 1966.6667 + 50 / 3012.5), rel=1e-5
+    )
+
+
 def test_table4_alpha_sensitivity_is_a_check_not_a_number(root: Path) -> None:
     """Experiment 2: the alpha-50 runs give Table 4's rows, the alpha-100 runs only the check
     values of the rows' unstated-parameter diagnoses, which fail on the primary values."""
