@@ -33,7 +33,7 @@ import csv
 import io
 import math
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -269,16 +269,24 @@ def fmt_beside(text: str | None, pub: Published) -> str:
     return f"{x:.{min(places, 6)}f}"
 
 
+#: the statuses at paper fidelity that make a row below it ``reduced-fidelity``
+HELD_AT_PAPER = ("reproduced", "explained")
+
+
 def diff_rows(
     originals: Iterable[Published],
     numbers: dict[tuple[str, str], str],
     diagnoses: dict[tuple[str, str], dg.Diagnosis] | None = None,
     checks: dict[tuple[str, str], str] | None = None,
+    at_paper: Mapping[tuple[str, str], Row] | None = None,
 ) -> list[Row]:
     """One row per published number; a row not ``ok`` carries its diagnosis (``diagnoses``:
     (paper, key) -> Diagnosis) and the outcome of its check (``checks``: (paper, check key)
-    -> value text)."""
-    diagnoses, checks = diagnoses or {}, checks or {}
+    -> value text). ``at_paper`` (a build below paper fidelity: (paper, key) -> the row of the
+    reference recorded at paper fidelity): a row its own diagnosis leaves unexplained, which
+    that reference reproduces or explains, is ``reduced-fidelity``; its check value is the
+    value at paper fidelity, and its check holds (analysis.diagnosis.REDUCED_FIDELITY)."""
+    diagnoses, checks, at_paper = diagnoses or {}, checks or {}, at_paper or {}
     rows = []
     for pub in originals:
         reg = numbers.get((pub.paper, pub.key))
@@ -290,6 +298,14 @@ def diff_rows(
         outcome = (
             dg.check_outcome(d, lambda t, p=pub: verdict(p, t), value, pub.published) if d else ""
         )
+        kind, shown = (d.kind, fmt_regen(value)) if d else ("", "")
+        paper_row = at_paper.get((pub.paper, pub.key))
+        if (
+            dg.status(v, outcome) == "unexplained"
+            and paper_row is not None
+            and paper_row.status in HELD_AT_PAPER
+        ):
+            kind, outcome, shown = dg.REDUCED_FIDELITY, dg.HOLDS, paper_row.regenerated
         rows.append(
             Row(
                 paper=pub.paper,
@@ -301,9 +317,9 @@ def diff_rows(
                 tolerance=pub.tolerance_text(),
                 verdict=v,
                 cls=pub.cls,
-                diagnosis=d.kind if d else "",
+                diagnosis=kind,
                 check=outcome,
-                check_value=fmt_regen(value) if d else "",
+                check_value=shown,
             )
         )
     return rows
@@ -312,7 +328,7 @@ def diff_rows(
 def status_counts(rows: Iterable[Row]) -> dict[str, int]:
     """{reproduced, explained, unexplained, explained by <kind>...: count} over the counted
     rows."""
-    out = dict.fromkeys(dg.STATUSES, 0) | {f"explained by {k}": 0 for k in dg.KINDS}
+    out = dict.fromkeys(dg.STATUSES, 0) | {f"explained by {k}": 0 for k in dg.ROW_KINDS}
     for r in rows:
         if r.cls not in COUNTED:
             continue
@@ -450,8 +466,8 @@ class Gathered:
     diagnoses: dict[tuple[str, str], dg.Diagnosis]
     checks: dict[tuple[str, str], str]  # (paper, check key) -> its value
 
-    def rows(self) -> list[Row]:
-        return diff_rows(self.originals, self.numbers, self.diagnoses, self.checks)
+    def rows(self, at_paper: Mapping[tuple[str, str], Row] | None = None) -> list[Row]:
+        return diff_rows(self.originals, self.numbers, self.diagnoses, self.checks, at_paper)
 
     def unused_checks(self) -> list[str]:
         """The check values no diagnosis names, as paper:key."""
@@ -506,6 +522,20 @@ def gather(
     )
 
 
+def paper_rows(paths: Iterable[Path]) -> dict[tuple[str, str], Row]:
+    """{(paper, key): row} of references recorded at paper fidelity (ValueError for a file
+    that is no reference, or one recorded at another fidelity)."""
+    from analysis import reference  # it builds on this module
+
+    out: dict[tuple[str, str], Row] = {}
+    for path in paths:
+        ref = reference.read(path)
+        if ref.meta.get("fidelity") != "paper":
+            raise ValueError(f"{path}: recorded at {ref.meta.get('fidelity')}, not at paper")
+        out.update({(r.paper, r.key): r for r in ref.rows})
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="diff regenerated numbers against the papers")
     ap.add_argument("--originals", type=Path, default=Path("config/originals"))
@@ -519,6 +549,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--csv", type=Path)
     ap.add_argument("--paper", action="append", help="only these papers (repeatable)")
     ap.add_argument("--quiet", action="store_true", help="no console table, only the counts")
+    ap.add_argument(
+        "--paper-reference",
+        type=Path,
+        action="append",
+        default=[],
+        help="a paper's reference recorded at paper fidelity (paper/reference/P-paper.csv), for "
+        "a build below it: rows it reproduces or explains are reduced-fidelity (repeatable)",
+    )
     ap.add_argument(
         "files",
         type=Path,
@@ -536,7 +574,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:
         print(f"compare: {e}", file=sys.stderr)
         return 2
-    rows = g.rows()
+    try:
+        at_paper = paper_rows(a.paper_reference)
+    except ValueError as e:
+        print(f"compare: {e}", file=sys.stderr)
+        return 2
+    rows = g.rows(at_paper)
     if a.csv:
         write_csv(rows, a.csv)
     text = console_table(rows)

@@ -28,7 +28,10 @@ direction. The criteria:
   ``{range: [a, b]}``, ``{equals: true|false}``: a stated bound on the check value.
 
 A row whose verdict is not ``ok`` is *explained* when its diagnosis's check holds, and
-*unexplained* when it has no diagnosis, or its check fails or was not computed. No cause is a
+*unexplained* when it has no diagnosis, or its check fails or was not computed. Below paper
+fidelity, a row left unexplained is ``reduced-fidelity`` (``REDUCED_FIDELITY``) when the
+reference recorded at paper fidelity (analysis.reference) reproduces or explains it: that
+reference's status is the check (analysis.compare.diff_rows). No cause is a
 number typed by hand: a diagnosis's text names what was tried, the check computes it.
 """
 
@@ -49,6 +52,12 @@ KIND_FIELDS = {
     "paper-inconsistent": ("computation",),
     "simulator-gap": ("gap",),
 }
+#: the kind the diff gives, below paper fidelity, a row that its own diagnosis (if any) leaves
+#: unexplained but that the reference recorded at paper fidelity reproduces or explains: the
+#: row differs only by this fidelity's fewer or shorter runs. Never written in config.
+REDUCED_FIDELITY = "reduced-fidelity"
+#: every kind a diff row may carry
+ROW_KINDS = (*KINDS, REDUCED_FIDELITY)
 CHECK_PREFIX = "check."
 #: a check's outcome in diff.csv's ``check`` column
 HOLDS, FAILS, NOT_COMPUTED = "holds", "fails", "not computed"

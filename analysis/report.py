@@ -115,6 +115,7 @@ KIND_SHORT = {
     "alternative-reading": "reading",
     "paper-inconsistent": "paper",
     "simulator-gap": "simulator",
+    dg.REDUCED_FIDELITY: "fidelity",
 }
 
 
@@ -133,9 +134,9 @@ def status_tex(
         blocks.append(("recorded at paper fidelity", {p: list(refs.get(p, [])) for p in papers}))
     out = [
         r"\begin{tabular}{@{}l" + "r" * len(cols) + r"@{}}",
-        r"\toprule & & \multicolumn{4}{c}{explained: "
+        f"\\toprule & & \\multicolumn{{{len(kinds)}}}{{c}}{{explained: "
         r"a computed check holds for its diagnosis} & \\",
-        r"\cmidrule(lr){3-6}",
+        f"\\cmidrule(lr){{3-{2 + len(kinds)}}}",
         "paper & " + " & ".join(heads) + r" \\ \midrule",
     ]
     for name, by_paper in blocks:
@@ -169,12 +170,39 @@ def status_sentence(rows: Sequence[Row], where: str) -> str:
     )
 
 
-def why_tex(rows: Sequence[Row], diagnoses: Mapping[tuple[str, str], dg.Diagnosis]) -> str:
+def reduced_fidelity_text(d: dg.Diagnosis | None, at_paper: Row | None) -> str:
+    """What the "Why it differs" table says of a ``reduced-fidelity`` row: its own diagnosis
+    does not hold at this fidelity, and the reference at paper fidelity (``at_paper``, its row
+    there) reproduces or explains it."""
+    own = f"its own diagnosis ({d.kind}) does not hold" if d else "it has no diagnosis"
+    if at_paper is None:
+        there = "the reference recorded at paper fidelity reproduces or explains it"
+    elif at_paper.status == "reproduced":
+        there = f"the reference recorded at paper fidelity reproduces it ({at_paper.regenerated})"
+    else:
+        there = (
+            f"the reference recorded at paper fidelity explains it ({at_paper.regenerated}; "
+            f"{at_paper.diagnosis}, its check {at_paper.check})"
+        )
+    return (
+        f"At this fidelity {own}; {there}. The row differs here only through this "
+        "fidelity's fewer or shorter runs."
+    )
+
+
+def why_tex(
+    rows: Sequence[Row],
+    diagnoses: Mapping[tuple[str, str], dg.Diagnosis],
+    at_paper: Mapping[str, Row] | None = None,
+) -> str:
     """One paper's "Why it differs" table: every published result not reproduced, with the
     kind of its diagnosis, what it names (the parameter and values tested, the quoted
     sentence, the paper's computation or the simulator's gap), the check that decides it, the
-    check's value (the value under the tested alternative) and whether it holds. Rows of the
-    classes that are not counted follow, under their class."""
+    check's value (the value under the tested alternative) and whether it holds; for a
+    ``reduced-fidelity`` row (``at_paper``: key -> the row of the reference recorded at paper
+    fidelity), what that reference says. Rows of the classes that are not counted follow,
+    under their class."""
+    at_paper = at_paper or {}
     off = [r for r in rows if r.verdict != "ok"]
     if not off:
         return "Every number of this paper is within its tolerance.\n"
@@ -201,11 +229,15 @@ def why_tex(rows: Sequence[Row], diagnoses: Mapping[tuple[str, str], dg.Diagnosi
                 )
                 + f" & {tex_escape(r.check_value or '--')} & {check} \\\\"
             )
-            if d:
+            text = ""
+            if r.diagnosis == dg.REDUCED_FIDELITY:
+                text = reduced_fidelity_text(d, at_paper.get(r.key))
+            elif d:
                 text = (
                     f"{d.why} [{d.kind}: {d.detail}] Check: {d.says} "
                     f"({d.check} {d.criterion_text()})."
                 )
+            if text:
                 out.append(
                     r"\multicolumn{6}{@{}p{0.95\linewidth}@{}}{\quad "
                     + tex_escape(text)
@@ -402,7 +434,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         (d / "summary.tex").write_text(latex.tex_summary(mine) + "\n" + tex_escape(status) + "\n")
         claims = [c for c in g.claims if c.paper == paper]
         (d / "claims.tex").write_text(latex.claims_tex(claims, g.claim_results))
-        (d / "why.tex").write_text(why_tex(mine, g.diagnoses))
+        shown = ref.by_key() if ref is not None and ref.meta["fidelity"] == "paper" else None
+        (d / "why.tex").write_text(why_tex(mine, g.diagnoses, shown))
     (a.out / "numbers.tex").write_text(latex.tex_macros(g.originals, g.numbers))
     (a.out / "summary.tex").write_text(summary_tex(rows, a.papers))
     ref_rows = {p: ref.rows for p, ref in refs.items()}

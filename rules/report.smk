@@ -25,6 +25,17 @@ DIAGNOSES = [f"config/diagnoses/{p}.yaml" for p in PAPERS if Path(f"config/diagn
 NUMBERS = [
     f for p in PAPERS for f in REPORT_PARTS.get(p, []) if "/numbers-" in f or "/claims-" in f
 ]
+# below paper fidelity, the references recorded at paper fidelity: a row they reproduce or
+# explain is reduced-fidelity in this build's diff (analysis.compare.diff_rows)
+PAPER_REFERENCES = (
+    []
+    if FIDELITY == "paper"
+    else [
+        r
+        for r in (reference.reference_path(p, "paper") for p in PAPERS)
+        if Path(r).is_file()
+    ]
+)
 
 
 rule diff_tables:
@@ -32,6 +43,7 @@ rule diff_tables:
         originals=ORIGINALS,
         diagnoses=DIAGNOSES,
         numbers=NUMBERS,
+        references=PAPER_REFERENCES,
         code=code("analysis.compare"),
     output:
         csv=f"{GEN}/diff.csv",
@@ -42,8 +54,9 @@ rule diff_tables:
         f"benchmarks/{FIDELITY}/diff_tables.tsv"
     params:
         papers=" ".join(f"--paper {p}" for p in PAPERS),
+        references=" ".join(f"--paper-reference {r}" for r in PAPER_REFERENCES),
     shell:
-        "python -m analysis.compare {params.papers} --csv {output.csv} "
+        "python -m analysis.compare {params.papers} {params.references} --csv {output.csv} "
         "{input.numbers} > {output.txt} 2> {log} "
         "&& tail -1 {output.txt} || {{ cat {log} >&2; exit 1; }}"
 

@@ -173,6 +173,74 @@ def test_diff_rows_carry_the_diagnosis_of_off_rows_only(tmp_path: Path) -> None:
     assert (k.check, k.status) == (dg.NOT_COMPUTED, "unexplained")
 
 
+def _paper_row(regenerated: str, verdict: str, diagnosis: str = "", check: str = "") -> compare.Row:
+    return compare.Row(
+        "gao", "k", "s", "10", regenerated, "", "rel 0.1", verdict, "published-result",
+        diagnosis, check, "",
+    )  # fmt: skip
+
+
+def test_reduced_fidelity_only_where_the_paper_reference_holds_the_row(tmp_path: Path) -> None:
+    """Below paper fidelity an unexplained row is reduced-fidelity when the paper-fidelity
+    reference reproduces or explains it; it stays unexplained when that reference leaves it
+    unexplained too, and a row its own diagnosis explains keeps that diagnosis."""
+    originals = _originals(tmp_path)
+    diags = tmp_path / "diagnoses"
+    diags.mkdir()
+    _write(diags, ONE.format(how="reproduces"))
+    nums = tmp_path / "gen" / "gao" / "numbers-x.csv"
+    nums.parent.mkdir(parents=True)
+    nums.write_text("key,value\nk,20\nj,5\ncheck.k.buffer100,14\n")  # the check fails here
+    g = compare.gather(originals, [nums], ["gao"], diags)
+
+    def row(at_paper: compare.Row | None) -> compare.Row:
+        ref = {("gao", "k"): at_paper} if at_paper else None
+        return next(r for r in g.rows(ref) if r.key == "k")
+
+    plain = row(None)
+    assert (plain.diagnosis, plain.check, plain.status) == (
+        "unstated-parameter",
+        dg.FAILS,
+        "unexplained",
+    )
+    reproduced = row(_paper_row("10.3", "ok"))
+    assert (reproduced.diagnosis, reproduced.check, reproduced.check_value) == (
+        dg.REDUCED_FIDELITY,
+        dg.HOLDS,
+        "10.3",
+    )
+    assert reproduced.status == "explained"
+    explained = row(_paper_row("13", "off", "simulator-gap", dg.HOLDS))
+    assert (explained.diagnosis, explained.status) == (dg.REDUCED_FIDELITY, "explained")
+    # the failing inputs: at paper the row is unexplained (its check fails, or it has none)
+    for bad in (_paper_row("13", "off", "simulator-gap", dg.FAILS), _paper_row("13", "off")):
+        r = row(bad)
+        assert (r.diagnosis, r.check, r.status) == ("unstated-parameter", dg.FAILS, "unexplained")
+    # a row whose own check holds keeps its diagnosis whatever the reference says
+    nums.write_text("key,value\nk,20\nj,5\ncheck.k.buffer100,10.4\n")
+    g = compare.gather(originals, [nums], ["gao"], diags)
+    (k,) = [r for r in g.rows({("gao", "k"): _paper_row("10.3", "ok")}) if r.key == "k"]
+    assert (k.diagnosis, k.check_value) == ("unstated-parameter", "10.4")
+    counts = compare.status_counts([reproduced, explained])
+    assert counts[f"explained by {dg.REDUCED_FIDELITY}"] == 2
+
+
+def test_paper_rows_read_only_references_at_paper_fidelity(tmp_path: Path) -> None:
+    from analysis import reference
+
+    meta = {
+        "paper": "gao", "fidelity": "quick", "commit": "c", "ns_id": "n", "wall_s": "1",
+        "cpu_s": "1", "jobs": "1", "date": "2026-11-28", "attempts": "1",
+    }  # fmt: skip
+    f = tmp_path / "gao-quick.csv"
+    reference.write(reference.Reference(meta, [_paper_row("10.3", "ok")]), f)
+    with pytest.raises(ValueError, match="not at paper"):
+        compare.paper_rows([f])
+    meta["fidelity"] = "paper"
+    reference.write(reference.Reference(meta, [_paper_row("10.3", "ok")]), f)
+    assert compare.paper_rows([f])[("gao", "k")].regenerated == "10.3"
+
+
 def test_a_check_value_no_diagnosis_names_is_listed_not_used(tmp_path: Path) -> None:
     originals = _originals(tmp_path)
     nums = tmp_path / "gen" / "gao" / "numbers-x.csv"

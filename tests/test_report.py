@@ -97,18 +97,21 @@ def test_status_counts_reproduced_explained_by_kind_and_unexplained() -> None:
         _diagnosed("b", "published-result", "simulator-gap", "fails", "9"),
         Row("gao", "c", "s", "1", "", "", "abs 0", "missing", "published-analytical"),
         _diagnosed("d", "calibrated", "unstated-parameter", "holds", "1"),
+        _diagnosed("e", "published-result", dg.REDUCED_FIDELITY, "holds", "3"),
     ]
     tex = report.status_tex(rows, ["gao"])
-    # reproduced, then explained by parameter, reading, paper, simulator, then unexplained
-    assert r"\texttt{gao} & 1 & 0 & 0 & 1 & 0 & 2 \\" in tex
+    # reproduced, then explained by parameter, reading, paper, simulator, fidelity, then
+    # unexplained
+    assert r"\multicolumn{5}{c}{explained" in tex and r"\cmidrule(lr){3-7}" in tex
+    assert r"\texttt{gao} & 1 & 0 & 0 & 1 & 0 & 1 & 2 \\" in tex
     assert report.status_sentence(rows, "Here") == (
-        "Here: 1 of its published results reproduced, 1 explained (1 paper-inconsistent), "
-        "2 unexplained."
+        "Here: 1 of its published results reproduced, 2 explained (1 paper-inconsistent, "
+        "1 reduced-fidelity), 2 unexplained."
     )
     ref = {"gao": [_row("gao", "published-result", "off")]}
     both = report.status_tex(rows, ["gao"], ref)
     assert "recorded at paper fidelity" in both
-    assert r"\texttt{gao} & 0 & 0 & 0 & 0 & 0 & 1 \\" in both
+    assert r"\texttt{gao} & 0 & 0 & 0 & 0 & 0 & 0 & 1 \\" in both
 
 
 def test_why_table_lists_every_row_not_reproduced_with_its_check(tmp_path: Path) -> None:
@@ -617,3 +620,20 @@ def test_items_table_says_where_each_step_was_made(tmp_path: Path) -> None:
     d.mkdir(parents=True)
     (d / "origin.json").write_text('{"from": "runs"}\n')
     assert report.read_origins([d / "origin.json"]) == {"gao": {"fig02": {"from": "runs"}}}
+
+
+def test_why_table_says_what_the_paper_reference_gives_a_reduced_fidelity_row() -> None:
+    rows = [
+        _diagnosed("a", "published-result", dg.REDUCED_FIDELITY, "holds", "10.3"),
+        _diagnosed("b", "published-result", dg.REDUCED_FIDELITY, "holds", "13"),
+    ]
+    at_paper = {
+        "a": Row("gao", "a", "s", "10", "10.3", "", "rel 0.1", "ok", "published-result"),
+        "b": _diagnosed("b", "published-result", "simulator-gap", "holds", "2"),
+    }
+    tex = report.why_tex(rows, {}, at_paper)
+    assert (
+        "it has no diagnosis; the reference recorded at paper fidelity reproduces it (10.3)" in tex
+    )
+    assert "explains it" in tex and "simulator-gap, its check holds" in tex
+    assert "fewer or shorter runs" in tex
