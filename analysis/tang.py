@@ -359,6 +359,33 @@ def table1_fast_checks(params: Mapping[str, float], published: Mapping[str, floa
     return out
 
 
+#: suffix of the check values of the tables' s.d. rows: our coefficient of variation over the
+#: published one (:func:`cv_ratio_checks`)
+CV_CHECK = "cv_ratio"
+
+
+def cv_ratio_checks(
+    numbers: Mapping[str, float], published: Mapping[str, float]
+) -> dict[str, float]:
+    """For every s.d. row of ``numbers`` (``<table>.<order>.<path>.sd``) whose mean row is in
+    both ``numbers`` and ``published``: our s.d. over our mean, divided by the published s.d.
+    over the published mean, written as ``check.<row>.cv_ratio``. A path's spread over
+    repetitions grows with its rate, so where our mean differs from the paper's the two
+    spreads compare as coefficients of variation; below 1 ours is the smaller."""
+    out: dict[str, float] = {}
+    for key, sd in numbers.items():
+        if key.startswith("check.") or not key.endswith(".sd") or key not in published:
+            continue
+        mean = key[: -len(".sd")] + ".mean"
+        if mean not in numbers or mean not in published:
+            continue
+        ours, theirs = numbers[mean], published[mean]
+        if not ours or not theirs or not published[key]:
+            continue
+        out[f"check.{key}.{CV_CHECK}"] = (sd / ours) / (published[key] / theirs)
+    return out
+
+
 #: Tables 2-3 (one protocol on every path): suffix of the path-3 mean rows' check values, the
 #: end-to-end price the published rates give path 3 over the sum of paths 1 and 2's
 PRICE_SUM_CHECK = "price_over_short_paths"
@@ -437,6 +464,21 @@ def single_protocol_checks(
     return out
 
 
+#: Figure 10's published row (Sec 6.1 Experiment 4: "the utilization at link 2 is close to 95%
+#: when K1 = 5000", Reno first) and the suffix of its check value
+FIG10_ROW = "fig10.reno_first.link2_util_at_k1_5000"
+BEYOND_MODEL_CHECK = "beyond_model"
+
+
+def beyond_model(ours: float, model: float, published: float) -> float:
+    """How far ``ours`` departs from the model's value in the direction of the published one, as
+    a fraction of the published departure: 0 at the model, 1 at the published value, negative
+    on the model's other side, above 1 beyond the published value."""
+    if published == model:
+        raise ValueError("the published value is the model's: no departure to compare")
+    return (ours - model) / (published - model)
+
+
 def analyse(
     experiment: str, run_dirs: Sequence[Path], published: Mapping[str, float] | None = None
 ) -> tuple[pd.DataFrame, dict[str, float]]:
@@ -457,6 +499,8 @@ def analyse(
             numbers["exp1.repetitions"] = float(w["seed"].nunique())
             if published is not None:
                 numbers.update(table1_fast_checks(p0, published))
+        if published is not None:
+            numbers.update(cv_ratio_checks(numbers, published))
         if experiment in SINGLE_PROTOCOL and published is not None:
             numbers.update(
                 single_protocol_checks(experiment, primary_summary(experiment, run_dirs), published)
@@ -474,7 +518,15 @@ def analyse(
         numbers["link.150mbps_pkts_per_ms"] = p0["bw2"] / (8.0 * p0["pkt_size"]) / 1e3
     elif experiment == "fig10":
         u = _pick(pw, "link", 2, first="long", k13=5000)["util"]
-        numbers["fig10.reno_first.link2_util_at_k1_5000"] = float(u.mean()) if len(u) else np.nan
+        ours = float(u.mean()) if len(u) else np.nan
+        numbers[FIG10_ROW] = ours
+        if published is not None and FIG10_ROW in published and len(u):
+            unit = primary_summary(experiment, run_dirs)["params"]["alpha_unit"]
+            th = fig1_theory("fig10", np.array([5000.0]), unit, False)
+            model = float(th[th["first"] == "long"]["util2"].iloc[0])
+            numbers[f"check.{FIG10_ROW}.{BEYOND_MODEL_CHECK}"] = beyond_model(
+                ours, model, published[FIG10_ROW]
+            )
     elif experiment == "fig11":
         numbers["fig11.duration"] = float(p0["duration"])
     elif experiment != "fig12" and experiment not in {**EXTENSIONS, **SHIFT_EXTENSIONS}:

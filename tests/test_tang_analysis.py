@@ -586,3 +586,48 @@ def test_table4_alpha_sensitivity_is_a_check_not_a_number(root: Path) -> None:
                 d, lambda t, p=p: verdict(p, t), repr(vals[key]), p.published
             )
         assert out == {"primary": diagnosis.FAILS, "alpha 100": diagnosis.HOLDS}, key
+
+
+def test_cv_ratio_checks_by_hand(root: Path) -> None:
+    """Ours 2 around 80 (2.5 %) against the paper's 1 around 10 (10 %): a quarter, so the
+    simulator-gap diagnosis of the row holds though our s.d. is twice the published; the same
+    s.d. around 20 (10 %, ratio 1) fails it."""
+    from analysis import diagnosis
+
+    pub = {"table3.short_first.path3.mean": 10.0, "table3.short_first.path3.sd": 1.0}
+    ours = {"table3.short_first.path3.mean": 80.0, "table3.short_first.path3.sd": 2.0}
+    key = f"check.table3.short_first.path3.sd.{tang.CV_CHECK}"
+    assert tang.cv_ratio_checks(ours, pub) == {key: pytest.approx(0.25)}
+    same = {**ours, "table3.short_first.path3.mean": 20.0}
+    assert tang.cv_ratio_checks(same, pub)[key] == pytest.approx(1.0)
+    # no published mean, or a check value among the numbers: nothing
+    assert tang.cv_ratio_checks(ours, {"table3.short_first.path3.sd": 1.0}) == {}
+    assert tang.cv_ratio_checks({"check.x.sd": 1.0}, {"check.x.sd": 1.0}) == {}
+    (d,) = [
+        x
+        for x in diagnosis.load(root / "config/diagnoses/tang.yaml")
+        if x.key == "table3.short_first.path3.sd"
+    ]
+    assert d.check == key
+    assert diagnosis.check_outcome(d, None, "0.25") == diagnosis.HOLDS
+    assert diagnosis.check_outcome(d, None, "1.0") == diagnosis.FAILS
+
+
+def test_beyond_model_by_hand(root: Path) -> None:
+    """Model 0.7, published 0.95: 0.825 is half-way (the diagnosis holds); the model's own
+    value is 0, the published 1; below the model (0.6) or past the published (1.0) fails."""
+    from analysis import diagnosis
+
+    assert tang.beyond_model(0.825, 0.7, 0.95) == pytest.approx(0.5)
+    assert tang.beyond_model(0.7, 0.7, 0.95) == 0.0
+    assert tang.beyond_model(0.95, 0.7, 0.95) == pytest.approx(1.0)
+    with pytest.raises(ValueError):
+        tang.beyond_model(0.8, 0.9, 0.9)
+    (d,) = [
+        x for x in diagnosis.load(root / "config/diagnoses/tang.yaml") if x.key == tang.FIG10_ROW
+    ]
+    assert d.check == f"check.{tang.FIG10_ROW}.{tang.BEYOND_MODEL_CHECK}"
+    assert diagnosis.check_outcome(d, None, repr(tang.beyond_model(0.825, 0.7, 0.95))) == "holds"
+    for bad in (0.6, 1.0):
+        value = repr(tang.beyond_model(bad, 0.7, 0.95))
+        assert diagnosis.check_outcome(d, None, value) == diagnosis.FAILS
