@@ -341,25 +341,30 @@ def paper_f_excess(t: pd.DataFrame, above: float = 0.25) -> float:
 
 
 #: the check of the diagnosis of Sec 4.3's "at least 1/nth" (config/diagnoses/floyd1991.yaml)
-STALL_CHECK = "check.figs7_8.conn0_at_least_one_over_n.short_where_timeouts"
+STALL_CHECK = "check.figs7_8.conn0_at_least_one_over_n.met_without_timeouts"
 
 
-def timeouts_separate_shortfall(tables: Sequence[pd.DataFrame]) -> bool | float:
-    """Whether connection 0 falls short of 1/n (``one_over_n``) exactly where its sender
-    stalls in retransmission timeouts: over the (figure, n) cells of the tables (Figures 7
-    and 8), True when every cell where the bound fails has more timeouts of connection 0 per
-    run (mean over seeds) than every cell where it holds, False when some failing cell has no
-    more than some holding one; NaN when no cell fails (nothing to explain) or none holds."""
-    short, met = [], []
+def met_without_timeouts(tables: Sequence[pd.DataFrame]) -> bool | float:
+    """Whether connection 0 falls short of 1/n (``one_over_n``) only through the periods in
+    which its sender stalls in retransmission timeouts: over the (figure, n) cells of the
+    tables (Figures 7 and 8) where the bound fails, True when in every such cell connection
+    0 meets it (the same one-sided test) over the 50-s periods in which connection 0 had no
+    timeout, False when some cell does not, or has no such period; NaN when no cell fails
+    (nothing to explain). Periods without a timeout also tend to be those with fewer drops,
+    so this tests the stall mechanism, not that drops alone would spare the bound."""
+    short = 0
     for t in tables:
-        holds = one_over_n(t)["holds"]
-        c0 = t[t["conn"] == 0]
-        per_run = c0.groupby(["n", "seed"])["timeouts"].sum().groupby("n").mean()
-        for n, ok in holds.items():
-            (met if ok else short).append(float(per_run[n]))
-    if not short or not met:
-        return float("nan")
-    return min(short) > max(met)
+        for n, ok in one_over_n(t)["holds"].items():
+            if ok:
+                continue
+            short += 1
+            cell = t[t["n"] == n]
+            calm = cell[(cell["conn"] == 0) & (cell["timeouts"] == 0)][["seed", "period"]]
+            if calm.empty:
+                return False
+            if not bool(one_over_n(cell.merge(calm, on=["seed", "period"])).loc[n, "holds"]):
+                return False
+    return True if short else float("nan")
 
 
 def one_over_n(t: pd.DataFrame, level: float = ONE_OVER_N_LEVEL) -> pd.DataFrame:
@@ -428,7 +433,7 @@ def claims(
         numbers["figs7_8.conn0_at_least_one_over_n"] = all(
             bool(one_over_n(tidy[f])["holds"].all()) for f in ("fig07", "fig08")
         )
-        numbers[STALL_CHECK] = timeouts_separate_shortfall([tidy["fig07"], tidy["fig08"]])
+        numbers[STALL_CHECK] = met_without_timeouts([tidy["fig07"], tidy["fig08"]])
         gaps = [tidy[f][tidy[f]["conn"] == 0] for f in ("fig07", "fig08")]
         over = [float((g["pct"] - g["analysis_pct"]).mean()) for g in gaps]
         out["figs7_8.analysis_overstates_bias"] = (

@@ -136,22 +136,39 @@ def test_one_over_n_is_against_connection_1() -> None:
     assert nums["figs7_8.conn0_at_least_one_over_n"] is False
 
 
-def test_the_shortfall_is_told_apart_by_connection_0_s_timeouts() -> None:
-    """The check of the 1/n row's diagnosis: connection 0 short of 1/n at n = 10 in Figure 8
-    with 8 timeouts per run, at most 2 wherever it meets the bound: the timeouts tell the
-    cells apart (true). A cell that meets the bound with as many timeouts: false. Nothing
-    short, or nothing met: not computed (NaN)."""
-    rd = _thr({1: 49.0, 2: 31.0, 10: 12.0}, {1: 49.0, 2: 62.0, 10: 86.0}, timeouts={10: 2})
-    dt = _thr({1: 49.0, 2: 31.0, 10: 3.0}, {1: 49.0, 2: 62.0, 10: 90.0}, timeouts={10: 8})
-    assert floyd1991.timeouts_separate_shortfall([rd, dt]) is True
-    nums, _ = floyd1991.claims({"fig07": rd, "fig08": dt})
+def _stalled(calm: float, stalled: float, stalls: int) -> pd.DataFrame:
+    """Figure 8 at n = 10 (one seed, ten periods): connection 1 at 86 % of M, connection 0 at
+    ``stalled`` % in the ``stalls`` periods in which its sender times out, ``calm`` in the
+    others; n = 1 and 2 meet the bound."""
+    rows = []
+    base = _thr({1: 49.0, 2: 31.0}, {1: 49.0, 2: 62.0})
+    for period in range(1, 11):
+        out = period <= stalls
+        rows.append({"n": 10, "seed": 1, "period": period, "conn": 0, "timeouts": int(out),
+                     "pct": stalled + 0.1 * period if out else calm + 0.1 * period,
+                     "analysis_pct": 12.0})  # fmt: skip
+        rows.append({"n": 10, "seed": 1, "period": period, "conn": 1, "timeouts": 0,
+                     "pct": 86.0, "analysis_pct": 86.0})  # fmt: skip
+    return pd.concat([base, pd.DataFrame(rows)], ignore_index=True)
+
+
+def test_the_shortfall_is_met_without_connection_0_s_timeouts() -> None:
+    """The check of the 1/n row's diagnosis: connection 0 short of 1/n at n = 10 (mean 3.0
+    against 8.6), at 13 % of M in the two periods without a timeout: the bound holds there
+    (true). Short in its calm periods too (6 %): false. A cell whose every period has a
+    timeout: false. Nothing short: not computed (NaN)."""
+    ok = _thr({1: 49.0, 2: 31.0, 10: 12.0}, {1: 49.0, 2: 62.0, 10: 86.0})
+    stalls = _stalled(calm=12.0, stalled=0.0, stalls=8)
+    assert not floyd1991.one_over_n(stalls).loc[10, "holds"]
+    assert floyd1991.met_without_timeouts([ok, stalls]) is True
+    nums, _ = floyd1991.claims({"fig07": ok, "fig08": stalls})
     assert nums[floyd1991.STALL_CHECK] is True
     assert nums["figs7_8.conn0_at_least_one_over_n"] is False
-    stalls_too = _thr({1: 49.0, 2: 31.0, 10: 12.0}, {1: 49.0, 2: 62.0, 10: 86.0}, timeouts={2: 8})
-    assert floyd1991.timeouts_separate_shortfall([stalls_too, dt]) is False
-    assert np.isnan(floyd1991.timeouts_separate_shortfall([rd, rd]))
-    all_short = _thr({2: 3.0, 10: 1.0}, {2: 62.0, 10: 90.0})
-    assert np.isnan(floyd1991.timeouts_separate_shortfall([all_short]))
+    short_anyway = _stalled(calm=6.0, stalled=0.0, stalls=8)
+    assert floyd1991.met_without_timeouts([ok, short_anyway]) is False
+    never_calm = _stalled(calm=12.0, stalled=0.0, stalls=10)
+    assert floyd1991.met_without_timeouts([ok, never_calm]) is False
+    assert np.isnan(floyd1991.met_without_timeouts([ok, ok]))
 
 
 def test_one_over_n_at_n1_is_not_a_coin_flip() -> None:
