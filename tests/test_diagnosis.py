@@ -148,15 +148,21 @@ def _originals(tmp_path: Path) -> Path:
     return d
 
 
-def test_diff_rows_carry_the_diagnosis_of_off_rows_only(tmp_path: Path) -> None:
+def _gathered(tmp_path: Path, check_value: str) -> tuple[Path, Path, Path, compare.Gathered]:
+    """Originals k (10) and j (5), k's diagnosis (reproduces under check.k.buffer100), and one
+    numbers file: k 20, j 5 and the check value: (originals, diagnoses, numbers, gathered)."""
     originals = _originals(tmp_path)
     diags = tmp_path / "diagnoses"
     diags.mkdir()
     _write(diags, ONE.format(how="reproduces"))
     nums = tmp_path / "gen" / "gao" / "numbers-x.csv"
     nums.parent.mkdir(parents=True)
-    nums.write_text("key,value\nk,20\nj,5\ncheck.k.buffer100,10.4\n")
-    g = compare.gather(originals, [nums], ["gao"], diags)
+    nums.write_text(f"key,value\nk,20\nj,5\ncheck.k.buffer100,{check_value}\n")
+    return originals, diags, nums, compare.gather(originals, [nums], ["gao"], diags)
+
+
+def test_diff_rows_carry_the_diagnosis_of_off_rows_only(tmp_path: Path) -> None:
+    originals, diags, nums, g = _gathered(tmp_path, "10.4")
     rows = {r.key: r for r in g.rows()}
     assert (rows["k"].diagnosis, rows["k"].check, rows["k"].check_value) == (
         "unstated-parameter",
@@ -184,14 +190,7 @@ def test_reduced_fidelity_only_where_the_paper_reference_holds_the_row(tmp_path:
     """Below paper fidelity an unexplained row is reduced-fidelity when the paper-fidelity
     reference reproduces or explains it; it stays unexplained when that reference leaves it
     unexplained too, and a row its own diagnosis explains keeps that diagnosis."""
-    originals = _originals(tmp_path)
-    diags = tmp_path / "diagnoses"
-    diags.mkdir()
-    _write(diags, ONE.format(how="reproduces"))
-    nums = tmp_path / "gen" / "gao" / "numbers-x.csv"
-    nums.parent.mkdir(parents=True)
-    nums.write_text("key,value\nk,20\nj,5\ncheck.k.buffer100,14\n")  # the check fails here
-    g = compare.gather(originals, [nums], ["gao"], diags)
+    originals, diags, nums, g = _gathered(tmp_path, "14")  # the check fails here
 
     def row(at_paper: compare.Row | None) -> compare.Row:
         ref = {("gao", "k"): at_paper} if at_paper else None
