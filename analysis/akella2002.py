@@ -215,18 +215,41 @@ def ci_tied_closest(search: Mapping, coordinate: str, published: float) -> float
     return min(tied, key=lambda v: abs(v - published)) if tied else math.nan
 
 
+#: The NE rows whose diagnosis is Sec 5.1's reading of the pick (:func:`conservative_pick`):
+#: published key -> its check.
+CONSERVATIVE_ROWS = {k: f"check.{k}.conservative_pick" for k in ("fig11b.sack_chokeplus.beta_e",)}
+
+
+def conservative_pick(search: Mapping, coordinate: str) -> float:
+    """Sec 5.1's "greedy flows do not choose a more aggressive parameter setting unless it
+    yields a substantially higher goodput with high confidence", replayed on the search's
+    last sweep of ``coordinate``: the least aggressive candidate (the smallest alpha or beta)
+    that no more aggressive candidate beats by Sec 4.1's comparison (its 85 % interval of F_n's
+    goodput lies entirely above). nan when the search never swept ``coordinate``."""
+    recs = [r for r in search["records"] if r["coordinate"] == coordinate]
+    if not recs:
+        return math.nan
+    cands = sorted((c for c in recs[-1]["candidates"] if c["runs"] > 0), key=lambda c: c["value"])
+    for i, c in enumerate(cands):
+        if not any(d["low"] > c["high"] for d in cands[i + 1 :]):
+            return float(c["value"])
+    raise AssertionError("the most aggressive candidate is never beaten by a larger one")
+
+
 def ci_tied_checks(
     figure: str, searches: Sequence[Mapping], published: Mapping[str, float]
 ) -> dict[str, float]:
-    """The checks of :data:`CI_TIED_ROWS` among ``figure``'s searches (``published``: the
-    rows' published values, read from the originals)."""
+    """The checks of :data:`CI_TIED_ROWS` (``published``: the rows' published values, read
+    from the originals) and of :data:`CONSERVATIVE_ROWS` among ``figure``'s searches."""
     out: dict[str, float] = {}
     for s in searches:
         for metric in PUBLISHED[figure][s["mode"]]:
             key = number_key(figure, s["mode"], metric)
+            coordinate = "alpha" if metric == "alpha_e" else "beta"
             if key in CI_TIED_ROWS and key in published:
-                coordinate = "alpha" if metric == "alpha_e" else "beta"
                 out[CI_TIED_ROWS[key]] = ci_tied_closest(s, coordinate, published[key])
+            if key in CONSERVATIVE_ROWS:
+                out[CONSERVATIVE_ROWS[key]] = conservative_pick(s, coordinate)
     return out
 
 

@@ -1141,3 +1141,31 @@ def test_ci_tied_check_of_the_ne_rows() -> None:
     tied = ak.ci_tied_checks("fig07", [flat], {akey: 27.0})[ak.CI_TIED_ROWS[akey]]
     assert tied == 25.0 and outcome(akey, tied) == dg.HOLDS
     assert {DIAG[k].check for k in ak.CI_TIED_ROWS} == set(ak.CI_TIED_ROWS.values())
+
+
+def test_conservative_pick_replays_the_last_sweep() -> None:
+    """Sec 5.1's pick on a last beta sweep: 0.70 (0.60..0.70) is beaten by 0.80 (0.72..0.80),
+    0.74 (0.66..0.76) by nothing larger (0.80's low 0.72 is inside its interval, 0.90's 0.74
+    too): the pick is 0.74, within the published 0.74 +- 0.05 (holds), while the best mean
+    (0.90) is not. A sweep rising steeply to 0.98 picks 0.98: fails."""
+
+    def cand(v: float, lo: float, hi: float) -> dict:
+        return {"value": v, "low": lo, "high": hi, "mean": (lo + hi) / 2, "runs": 20}
+
+    key = "fig11b.sack_chokeplus.beta_e"
+    assert DIAG[key].check == ak.CONSERVATIVE_ROWS[key]
+    last = [cand(0.7, 0.60, 0.70), cand(0.74, 0.66, 0.76), cand(0.8, 0.72, 0.80)]
+    flat = {"mode": "beta", "records": [
+        {"coordinate": "alpha", "pick": 1.0, "candidates": [cand(1.0, 0.1, 0.2)]},
+        {"coordinate": "beta", "pick": 0.9, "candidates": [*last, cand(0.9, 0.74, 0.84)]},
+    ]}  # fmt: skip
+    assert ak.conservative_pick(flat, "beta") == 0.74
+    got = ak.ci_tied_checks("fig11", [flat], {})
+    assert got == {ak.CONSERVATIVE_ROWS[key]: 0.74}
+    assert outcome(key, 0.74) == dg.HOLDS
+    steep = [cand(0.74, 0.50, 0.55), cand(0.9, 0.60, 0.65), cand(0.98, 0.80, 0.85)]
+    rising = {"mode": "beta", "records": [{"coordinate": "beta", "pick": 0.98,
+                                            "candidates": steep}]}  # fmt: skip
+    assert ak.conservative_pick(rising, "beta") == 0.98
+    assert outcome(key, 0.98) == dg.FAILS
+    assert math.isnan(ak.conservative_pick(rising, "alpha"))
