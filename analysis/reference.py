@@ -369,6 +369,14 @@ def totals(attempts: Sequence[Attempt]) -> tuple[float, float]:
 TRACKED = ("Snakefile", "analysis", "rules", "tcl", "config", "ns2-patches")
 
 
+def snakemake_config(paper: str, fidelity: str) -> list[str]:
+    """The ``--config`` of a reference's Snakemake run: one paper at one fidelity, every job
+    made from runs (``bundle=off``): a reference measures a run, and a job restored from the
+    paper-fidelity bundle (rules/bundle.smk) neither costs what it cost nor logs the runs it
+    made or reused (``nsbatch:`` lines, :func:`runs_counts`)."""
+    return ["--config", f"fidelity={fidelity}", f"papers=[{paper}]", "bundle=off"]
+
+
 def _make(a: argparse.Namespace) -> int:
     root = Path(__file__).resolve().parent.parent
     steps: list[str] = list(dict.fromkeys(a.steps or []))
@@ -409,7 +417,7 @@ def _make(a: argparse.Namespace) -> int:
         # the last batch also makes what the paper's own rules compute from every step (the
         # diff's inputs beyond the steps' numbers): their checks resolve the parts' rows
         targets[0].append(f"{conf.generated_dir(a.fidelity)}/diff.csv")
-    smk_config = ["--config", f"fidelity={a.fidelity}", f"papers=[{a.paper}]"]
+    smk_config = snakemake_config(a.paper, a.fidelity)
     what = f"{a.paper} (steps {' '.join(steps)})" if steps else a.paper
     print(f"making {what} at {a.fidelity} on {a.cores} cores (log: {log}) ...", flush=True)
     if earlier:

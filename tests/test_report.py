@@ -637,3 +637,11 @@ def test_why_table_says_what_the_paper_reference_gives_a_reduced_fidelity_row() 
     )
     assert "explains it" in tex and "simulator-gap, its check holds" in tex
     assert "fewer or shorter runs" in tex
+
+
+def test_a_reference_is_made_from_runs_never_from_the_bundle() -> None:
+    """A reference's Snakemake run turns the bundle off: restored jobs would record neither
+    their cost nor their runs (the re-record that lost the searches' cost restored them)."""
+    cfg = reference.snakemake_config("akella2002", "paper")
+    assert cfg[0] == "--config" and "bundle=off" in cfg
+    assert "fidelity=paper" in cfg and "papers=[akella2002]" in cfg
