@@ -53,8 +53,8 @@ KIND_FIELDS = {
     "simulator-gap": ("gap",),
 }
 #: the kind the diff gives, below paper fidelity, a row that its own diagnosis (if any) leaves
-#: unexplained but that the reference recorded at paper fidelity reproduces or explains: the
-#: row differs only by this fidelity's fewer or shorter runs. Never written in config.
+#: unexplained but that the reference recorded at paper fidelity reproduces or explains, on
+#: more or longer runs than this fidelity's. Never written in config.
 REDUCED_FIDELITY = "reduced-fidelity"
 #: every kind a diff row may carry
 ROW_KINDS = (*KINDS, REDUCED_FIDELITY)

@@ -176,17 +176,20 @@ def reduced_fidelity_text(d: dg.Diagnosis | None, at_paper: Row | None) -> str:
     there) reproduces or explains it."""
     own = f"its own diagnosis ({d.kind}) does not hold" if d else "it has no diagnosis"
     if at_paper is None:
-        there = "the reference recorded at paper fidelity reproduces or explains it"
-    elif at_paper.status == "reproduced":
-        there = f"the reference recorded at paper fidelity reproduces it ({at_paper.regenerated})"
-    else:
-        there = (
-            f"the reference recorded at paper fidelity explains it ({at_paper.regenerated}; "
-            f"{at_paper.diagnosis}, its check {at_paper.check})"
+        return (
+            f"At this fidelity {own}; the reference recorded at paper fidelity reproduces or "
+            "explains it, with more or longer runs than this fidelity's."
+        )
+    if at_paper.status == "reproduced":
+        return (
+            f"At this fidelity {own}; the reference recorded at paper fidelity reproduces it "
+            f"({at_paper.regenerated}): the row differs here only through this fidelity's "
+            "fewer or shorter runs."
         )
     return (
-        f"At this fidelity {own}; {there}. The row differs here only through this "
-        "fidelity's fewer or shorter runs."
+        f"At this fidelity {own}; the reference recorded at paper fidelity explains it "
+        f"({at_paper.regenerated}; {at_paper.diagnosis}, its check {at_paper.check}): the "
+        "diagnosis is decided there, on more or longer runs than this fidelity's."
     )
 
 

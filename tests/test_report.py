@@ -636,7 +636,8 @@ def test_why_table_says_what_the_paper_reference_gives_a_reduced_fidelity_row() 
         "it has no diagnosis; the reference recorded at paper fidelity reproduces it (10.3)" in tex
     )
     assert "explains it" in tex and "simulator-gap, its check holds" in tex
-    assert "fewer or shorter runs" in tex
+    assert "only through this fidelity's fewer or shorter runs" in tex  # the reproduced row
+    assert "the diagnosis is decided there" in tex  # the explained row
 
 
 def test_a_reference_is_made_from_runs_never_from_the_bundle() -> None:
