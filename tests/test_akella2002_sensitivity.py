@@ -40,12 +40,12 @@ def sens(values: dict[str, str], explains: dict | None = None, searches=None) ->
 
 
 def test_the_configured_design(cfg: dict) -> None:
-    """Quick: 7 searches x (2 RTT + 2 buffer + 1 RTO) + the 4 RED/CHOKe+ searches x 2 RED
-    pairs = 43 variant searches; smoke: the searches smoke makes under two values; paper: as
-    quick."""
+    """Quick: 7 searches x (2 RTT + 2 buffer + 1 RTO + 1 stock decrease) + the 4 RED/CHOKe+
+    searches x 2 RED pairs = 50 variant searches; smoke: the searches smoke makes under two
+    values; paper: as quick."""
     quick = aks.study(cfg, "quick")
     variants = [s for s in quick.searches.values() if s.variant]
-    assert len(variants) == 7 * 5 + 4 * 2
+    assert len(variants) == 7 * 6 + 4 * 2
     assert sorted(quick.variants) == [
         "buf300",
         "buf75",
@@ -54,7 +54,9 @@ def test_the_configured_design(cfg: dict) -> None:
         "rto1",
         "rtt200",
         "rtt40",
+        "stockdec",
     ]
+    assert quick.variants["stockdec"] == {"always_decrease": False}
     assert "reno_droptail_alpha@red15" not in quick.searches  # RED values: RED and CHOKe+ only
     smoke = aks.study(cfg, "smoke")
     assert sorted(s for s in smoke.searches if "@" in s) == [
