@@ -225,15 +225,18 @@ def conservative_pick(search: Mapping, coordinate: str) -> float:
     yields a substantially higher goodput with high confidence", replayed on the search's
     last sweep of ``coordinate``: the least aggressive candidate (the smallest alpha or beta)
     that no more aggressive candidate beats by Sec 4.1's comparison (its 85 % interval of F_n's
-    goodput lies entirely above). nan when the search never swept ``coordinate``."""
+    goodput lies entirely above). nan when the search never swept ``coordinate``, or its last
+    sweep ran no candidate."""
     recs = [r for r in search["records"] if r["coordinate"] == coordinate]
     if not recs:
         return math.nan
     cands = sorted((c for c in recs[-1]["candidates"] if c["runs"] > 0), key=lambda c: c["value"])
-    for i, c in enumerate(cands):
-        if not any(d["low"] > c["high"] for d in cands[i + 1 :]):
-            return float(c["value"])
-    raise AssertionError("the most aggressive candidate is never beaten by a larger one")
+    # the most aggressive candidate has no larger one to beat it: the loop ends by then
+    return next(
+        (float(c["value"]) for i, c in enumerate(cands)
+         if not any(d["low"] > c["high"] for d in cands[i + 1 :])),
+        math.nan,
+    )  # fmt: skip
 
 
 def ci_tied_checks(

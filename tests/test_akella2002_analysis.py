@@ -1169,3 +1169,6 @@ def test_conservative_pick_replays_the_last_sweep() -> None:
     assert ak.conservative_pick(rising, "beta") == 0.98
     assert outcome(key, 0.98) == dg.FAILS
     assert math.isnan(ak.conservative_pick(rising, "alpha"))
+    unrun = {**cand(0.5, math.nan, math.nan), "runs": 0}
+    none_run = {"records": [{"coordinate": "beta", "candidates": [unrun]}]}
+    assert math.isnan(ak.conservative_pick(none_run, "beta"))
