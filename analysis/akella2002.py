@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from analysis import cli
+from analysis import cli, nsio
 from analysis.akella2002_search import (
     COORDS,
     FIG5_SERIES,
@@ -648,6 +648,87 @@ def red_curves_coincide(red: pd.DataFrame, tolerance: float = 0.25) -> tuple[boo
         return False, math.nan
     gap = float(((d["loss_fn"] - d["loss_others"]).abs() / d["loss_others"]).mean())
     return gap <= tolerance, gap
+
+
+# --------------------------------------------------------------------------------------------
+# Sec 5.1: plain CHOKe's 1/N loss floor with few flows
+# --------------------------------------------------------------------------------------------
+
+#: the row the plain-CHOKe sweep regenerates: "When there are relatively small number of flows
+#: (< 50), this starting loss rate is excessively high and results in the severe
+#: under-utilization of the available capacity" (Sec 5.1)
+CHOKE_FEW_FLOWS = "choke.too_few_flows"
+#: its diagnosis's check: the row under the tested RED thresholds nearest the published bound
+CHOKE_FEW_FLOWS_CHECK = f"check.{CHOKE_FEW_FLOWS}.closest_tested"
+
+
+def choke_flows(
+    point_dirs: Sequence[Path],
+    seeds: Sequence[int],
+    underuse: float,
+    thresholds: tuple[float, float],
+    pub: Published,
+) -> tuple[pd.DataFrame, dict[str, float]]:
+    """Plain CHOKe (k = 1) with N standard flows, one point per N and pair of RED thresholds
+    (min_th, max_th): the link's utilisation (the packets it sent, arrivals less drops at the
+    bottleneck, over C; mean and standard deviation over runs), the flows' goodput over C, the
+    mean per-flow and the aggregate loss rate, and CHOKe's floor 1/N. The row is
+    :func:`too_few_flows` of the mean utilisations at ``underuse`` under the configured
+    ``thresholds``; its check value, the same under the other thresholds tested, the one
+    nearest the published bound ``pub`` (:func:`_closest_tested`)."""
+    rows = []
+    for d in point_dirs:
+        flows = read_point_rows(d, seeds)
+        n = int(flows[0]["n"])
+        used, good = [], []
+        for s in seeds:
+            summary = nsio.read_summary(Path(d) / f"s{s}")
+            prm = summary["params"]
+            bits = float(prm["pkt_size"]) * 8.0 / float(summary["results"]["window_s"])
+            mine = [r for r in flows if r["seed"] == s]
+            sent = sum(r["arrivals"] - r["drops"] for r in mine)
+            used.append(sent * bits / float(prm["bw"]))
+            good.append(sum(r["goodput"] for r in mine) * 1e6 / float(prm["bw"]))
+        u = np.array(used)
+        m = profile_metrics(flows)
+        rows.append(
+            {
+                "min_th": float(prm["red_thresh"]),
+                "max_th": float(prm["red_maxthresh"]),
+                "n": n,
+                "utilisation": float(u.mean()),
+                "utilisation_sd": float(u.std(ddof=1)) if u.size > 1 else math.nan,
+                "goodput_share": float(np.mean(good)),
+                "loss": m["loss"],
+                "aggregate_loss": m["aggregate_loss"],
+                "floor": 1.0 / n,
+                "runs": int(u.size),
+            }
+        )
+    tidy = pd.DataFrame(rows).sort_values(["min_th", "max_th", "n"]).reset_index(drop=True)
+    ours = tuple(float(t) for t in thresholds)
+    found = {
+        key: too_few_flows(g["n"].to_numpy(), g["utilisation"].to_numpy(), underuse)
+        for key, g in tidy.groupby(["min_th", "max_th"])
+    }
+    if ours not in found:
+        raise ValueError(f"no plain-CHOKe point has the configured thresholds {ours}")
+    tested = [v for key, v in found.items() if key != ours and not math.isnan(v)]
+    numbers = {CHOKE_FEW_FLOWS: found[ours]}
+    if tested:
+        numbers[CHOKE_FEW_FLOWS_CHECK] = _closest_tested(tested, pub)
+    return tidy, numbers
+
+
+def too_few_flows(ns: np.ndarray, utilisation: np.ndarray, underuse: float) -> float:
+    """The largest swept N at which plain CHOKe leaves the link severely under-used
+    (utilisation below ``underuse``): the sentence's "too few" flows reach up to it, and the
+    published bound says they stay below about 50. nan when no swept N is under-used: there are
+    no too few flows, and the sentence's regime is not there to compare."""
+    if len(ns) != len(utilisation) or not len(ns):
+        raise ValueError("one utilisation per swept N is needed")
+    under = [float(n) for n, u in zip(ns, utilisation, strict=True) if u < underuse]
+    return max(under) if under else math.nan
 
 
 # --------------------------------------------------------------------------------------------
@@ -1548,10 +1629,15 @@ def hybrid_published(path: Path) -> dict[str, float]:
 TAU_S = "experiments.fig05a_chokeplus.design.settings.tau_s.value"
 TAU_S_TESTED = "experiments.fig05a_chokeplus.design.settings.tau_s_tested.value"
 PKT_SIZE = "parameters.pkt_size.value"
+#: the utilisation below which the plain-CHOKe sweep counts a severe under-utilisation
+UNDERUSE = "experiments.choke_flows.design.settings.underuse.value"
+#: the configured RED thresholds (the plain-CHOKe sweep's own; the others are tested values)
+RED_THRESH = "parameters.red_thresh.value"
+RED_MAXTHRESH = "parameters.red_maxthresh.value"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    steps = [*sorted(NE_FIGURES), "fig05", "fig06", "fig10", "hybrid", "claims"]
+    steps = [*sorted(NE_FIGURES), "fig05", "fig06", "fig10", "choke", "hybrid", "claims"]
     ap = cli.analysis_parser("analysis.akella2002", "Akella et al. 2002 analysis", steps)
     a = cli.parse(ap, argv)
     cli.need(ap, a, "--tidy", "--numbers", "--extra")
@@ -1569,6 +1655,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         cli.need(ap, a, "--runs")
         dirs, seeds = _points(a.runs)
         tidy, numbers = (fig05 if a.step == "fig05" else fig10)(dirs, seeds)
+    elif a.step == "choke":
+        cli.need(ap, a, "--runs")
+        dirs, seeds = _points(a.runs)
+        cli.need(ap, a, "--originals")
+        (pub,) = [p for p in load_originals(a.originals) if p.key == CHOKE_FEW_FLOWS]
+        thresholds = (float(cli.param(ap, a, RED_THRESH)), float(cli.param(ap, a, RED_MAXTHRESH)))  # type: ignore[arg-type]
+        underuse = float(cli.param(ap, a, UNDERUSE))  # type: ignore[arg-type]
+        tidy, numbers = choke_flows(dirs, seeds, underuse, thresholds, pub)
     elif a.step == "fig06":
         if len(a.inputs) != 1:
             ap.error("fig06 needs the Figure 5 tidy table in --inputs")

@@ -597,6 +597,40 @@ class Sensitivity:
         return spec.queue in self.parameters[value.parameter][2]
 
 
+def _is_sweep(exp: Mapping) -> bool:
+    """A sweep: no design, or a design of settings only (read by its analysis step)."""
+    design = exp.get("design")
+    return design is None or set(design) == {"settings"}
+
+
+def sweep_variant(diff: Mapping[str, object]) -> str:
+    """The name (and folder, VARIANT_DIR) of a sweep's point whose base parameters differ from
+    the searches' by ``diff``: each parameter, '-', its value, in name order, joined by '__'
+    ({'n': 20, 'choke_k': 1} -> 'choke_k-1__n-20')."""
+    if not diff:
+        raise ValueError("a sweep variant changes at least one base parameter")
+    words = []
+    for k in sorted(diff):
+        v = diff[k]
+        word = (
+            fmt(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else format_value(v)
+        )
+        if not re.fullmatch(r"[a-z0-9_]+-[a-z0-9.]+", f"{k}-{word}"):
+            raise conf.ConfigError(
+                f"config: {PAPER}: a swept base parameter {k} = {v!r} cannot name a folder"
+            )
+        words.append(f"{k}-{word}")
+    return "__".join(words)
+
+
+def _sweep_variant_of(params: Mapping[str, object], base: Mapping[str, object] | None) -> str:
+    """A sweep run's variant: "" when it has the base parameters, else :func:`sweep_variant`."""
+    diff = {
+        k: v for k, v in params.items() if k not in (*COORDS, "seed") and (base or {}).get(k) != v
+    }
+    return sweep_variant(diff) if diff else ""
+
+
 def variant_search(name: str, variant: str) -> str:
     return f"{name}{VARIANT_SEP}{variant}"
 
@@ -714,7 +748,12 @@ def study(config: Mapping, fidelity: str) -> Study:
     searches: dict[str, SearchSpec] = {}
     derivs: dict[str, DerivativeSpec] = {}
     sweeps: dict[str, tuple[Point, ...]] = {}
-    for name, exp in exps.items():
+    # a sweep may set or sweep other parameters than the coordinates (n, say): its points are
+    # then variants of the base (sweep_variant), so the searches and derivative sets, which
+    # fix the base, come first
+    swept: dict[str, dict[str, object]] = {}
+    ordered = sorted(exps.items(), key=lambda e: _is_sweep(e[1]))
+    for name, exp in ordered:
         if exp["family"] != FAMILY:
             raise conf.ConfigError(f"config: '{PAPER}.experiments.{name}.family' must be {FAMILY}")
         runs = conf.runs(config, PAPER, name, fidelity)
@@ -723,6 +762,10 @@ def study(config: Mapping, fidelity: str) -> Study:
             b = {k: v for k, v in r.params.items() if k not in (*COORDS, "seed")}
             if base is None:
                 base, first = b, name
+            elif _is_sweep(exp) and set(b) == set(base):
+                diff = {k: v for k, v in b.items() if v != base[k]}
+                if diff:
+                    swept[sweep_variant(diff)] = diff
             elif b != base:
                 diff = sorted(k for k in set(b) | set(base) if b.get(k) != base.get(k))
                 raise conf.ConfigError(
@@ -741,9 +784,13 @@ def study(config: Mapping, fidelity: str) -> Study:
             )
         design = exp.get("design")
         where = f"{PAPER}.experiments.{name}.design"
-        if design is None:
+        if _is_sweep(exp):
+            for k in (design or {}).get("settings", {}):
+                _setting(design, k, where)  # a sweep's own settings: for its analysis step
             sweeps[name] = tuple(
-                Point(**{k: r.params[k] for k in COORDS}) for r in runs if r.seed == s[0]
+                Point(**{k: r.params[k] for k in COORDS}, variant=_sweep_variant_of(r.params, base))
+                for r in runs
+                if r.seed == s[0]
             )
         elif "search" in design:
             if exp["fidelity"][fidelity].get("sweep"):
@@ -817,9 +864,15 @@ def study(config: Mapping, fidelity: str) -> Study:
         )
     batch = rounds.pop() if rounds else 0
     sens = sensitivity(config, fidelity)
-    variants: dict[str, dict[str, object]] = {}
+    variants: dict[str, dict[str, object]] = dict(swept)
     if sens is not None:
-        variants = sens.variants()
+        clash = sorted(set(variants) & set(sens.variants()))
+        if clash:
+            raise conf.ConfigError(
+                f"config: '{PAPER}.sensitivity': value(s) {', '.join(clash)} are named as a "
+                "sweep's variant of the base parameters; rename them"
+            )
+        variants.update(sens.variants())
         for name in sens.searches:
             spec = searches.get(name)
             if spec is None:  # not made at this fidelity

@@ -335,9 +335,44 @@ def test_bad_search_settings(cfg: dict) -> None:
     with pytest.raises(conf.ConfigError, match="joint_order' = 'random'; allowed: alpha_first"):
         aks.study(c, "smoke")
     c = copy.deepcopy(cfg)
-    c["akella2002"]["experiments"]["fig10a"]["set"] = {"tcp": "sack", "min_rto": 1.0}
+    c["akella2002"]["experiments"]["sack_droptail_beta"]["set"] = {"tcp": "sack", "min_rto": 1.0}
     with pytest.raises(conf.ConfigError, match="min_rto differ"):
-        aks.study(c, "smoke")
+        aks.study(c, "smoke")  # a search shares the base: its runs are every figure's
+
+
+def test_a_sweep_of_other_parameters_makes_variant_points(cfg: dict) -> None:
+    st = aks.study(cfg, "quick")
+    pts = st.sweeps["choke_flows"]
+    knobs = "choke_gamma1-1__choke_gamma2-0.5__choke_k-1"
+    assert sorted(p.variant for p in pts) == sorted(
+        [f"{knobs}__n-{n}" for n in (2, 5, 20, 50, 100)] + [knobs]  # n = 10 is the base's n
+    )
+    assert all(p.key.startswith(f"var/{p.variant}/sack_chokeplus/a1_b0.5/") for p in pts)
+    runs = {int(prm["n"]): prm for _, prm in st.runs(pts) if prm["seed"] == "1"}
+    assert sorted(runs) == [2, 5, 10, 20, 50, 100]
+    assert {(r["choke_k"], r["choke_gamma1"], r["queue"]) for r in runs.values()} == {
+        ("1", "1", "chokeplus")
+    }
+    # the base and the searches are untouched (the paper's CHOKe+ k = 5, n = 10)
+    assert st.base["n"] == 10 and st.base["choke_k"] == 5
+    assert (
+        st.run_params(st.searches["sack_chokeplus_alpha"].points(1, (1, 0.5))[0][1], 1)["choke_k"]
+        == "5"
+    )
+    # Figure 10 with another min_rto: its own points, never the searches' runs
+    c = copy.deepcopy(cfg)
+    c["akella2002"]["experiments"]["fig10a"]["set"] = {"tcp": "sack", "min_rto": 1.0}
+    f10 = aks.study(c, "smoke").sweeps["fig10a"]
+    assert {p.variant for p in f10} == {"min_rto-1"}
+
+
+def test_sweep_variant_names() -> None:
+    assert aks.sweep_variant({"n": 20, "choke_k": 1}) == "choke_k-1__n-20"
+    assert aks.sweep_variant({"min_rto": 1.0, "red_gentle": False}) == "min_rto-1__red_gentle-false"
+    with pytest.raises(ValueError, match="at least one"):
+        aks.sweep_variant({})
+    with pytest.raises(conf.ConfigError, match="cannot name a folder"):
+        aks.sweep_variant({"queue": "red/x"})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1172,3 +1207,96 @@ def test_conservative_pick_replays_the_last_sweep() -> None:
     unrun = {**cand(0.5, math.nan, math.nan), "runs": 0}
     none_run = {"records": [{"coordinate": "beta", "candidates": [unrun]}]}
     assert math.isnan(ak.conservative_pick(none_run, "beta"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Sec 5.1: plain CHOKe with few flows
+# ---------------------------------------------------------------------------------------------
+
+
+def fake_choke_point(
+    d: Path, n: int, utilisation: float, seeds: tuple[int, ...], th: tuple[int, int] = (25, 75)
+) -> None:
+    """Runs of one plain-CHOKe point with n flows: the link (10 Mb/s, 1000-byte packets,
+    10-s window) sends ``utilisation`` of C (+-0.01 over two seeds), 5 % of arrivals dropped."""
+    for k, s in enumerate(seeds):
+        run = d / f"s{s}"
+        run.mkdir(parents=True)
+        params = {"n": n, "bw": 10_000_000, "pkt_size": 1000, "min_rto": 0.2, "seed": s}
+        params |= {"red_thresh": th[0], "red_maxthresh": th[1]}
+        params |= aks.Point("sack", "chokeplus", 1, 0.5, 1, 0.5).params()
+        summary = {
+            "complete": True,
+            "params": params,
+            "tables": ["flows"],
+            "results": {"window_s": 10, "numdupacks": 3},
+        }
+        (run / "summary.json").write_text(json.dumps(summary))
+        u = utilisation + (0.01 if k else -0.01)
+        sent = u * 1e7 * 10 / 8000 / n  # packets per flow through the link
+        rows = ["# flow alpha beta start delivered arrivals drops timeouts srtt rttvar"]
+        for f in range(1, n + 1):
+            arrivals = sent / 0.95
+            rows.append(f"{f} 1 0.5 0.1 {sent} {arrivals} {arrivals - sent} 0 0.13 0.01")
+        (run / "flows.tsv").write_text("\n".join(rows) + "\n")
+
+
+def test_choke_flows_reads_the_link_utilisation(tmp_path: Path) -> None:
+    seeds = (1, 2)
+    pub = PUB[ak.CHOKE_FEW_FLOWS]
+    curve = {2: 0.5, 5: 0.7, 10: 0.8, 50: 0.95, 100: 0.97}
+    dirs = []
+    for n, u in curve.items():
+        dirs.append(tmp_path / f"n{n}")
+        fake_choke_point(dirs[-1], n, u, seeds)
+    tidy, numbers = ak.choke_flows(dirs[::-1], list(seeds), 0.9, (25, 75), pub)
+    assert tidy["n"].tolist() == [2, 5, 10, 50, 100]
+    assert tidy["utilisation"].round(6).tolist() == [0.5, 0.7, 0.8, 0.95, 0.97]
+    assert tidy["utilisation_sd"].round(6).tolist() == [round(0.02 / math.sqrt(2), 6)] * 5
+    assert tidy["aggregate_loss"].round(6).tolist() == [0.05] * 5
+    assert tidy["floor"].tolist() == [0.5, 0.2, 0.1, 0.02, 0.01]
+    # 2 to 10 flows leave more than a tenth of C unused, 50 and 100 do not: the too few flows
+    # reach up to 10, within the paper's bound; no other thresholds were run: no check value
+    assert numbers == {ak.CHOKE_FEW_FLOWS: 10.0}
+    assert verdict(pub, str(numbers[ak.CHOKE_FEW_FLOWS])) == "ok"
+    # at a 0.96 threshold 50 flows are too few as well, and the row is still within the bound;
+    # at 0.98 even 100 are: beyond it, off
+    assert ak.choke_flows(dirs, list(seeds), 0.96, (25, 75), pub)[1][ak.CHOKE_FEW_FLOWS] == 50
+    _, strict = ak.choke_flows(dirs, list(seeds), 0.98, (25, 75), pub)
+    assert strict[ak.CHOKE_FEW_FLOWS] == 100.0
+    assert verdict(pub, str(strict[ak.CHOKE_FEW_FLOWS])) == "off"
+    # at 0.4 no N is too few: no value (the sentence's regime is not there), the row missing
+    _, none = ak.choke_flows(dirs, list(seeds), 0.4, (25, 75), pub)
+    assert math.isnan(none[ak.CHOKE_FEW_FLOWS])
+    assert verdict(pub, str(none[ak.CHOKE_FEW_FLOWS])) == "missing"
+    # other thresholds tested: the check value is the one nearest the bound
+    for th, u2, u100 in (((15, 45), 0.5, 0.85), ((50, 100), 0.5, 0.95)):
+        for n, u in ((2, u2), (50, 0.95), (100, u100)):
+            dirs.append(tmp_path / f"t{th[0]}n{n}")
+            fake_choke_point(dirs[-1], n, u, seeds, th)
+    tidy, numbers = ak.choke_flows(dirs, list(seeds), 0.9, (25, 75), pub)
+    assert sorted(set(zip(tidy["min_th"], tidy["max_th"], strict=True))) == [
+        (15, 45), (25, 75), (50, 100)
+    ]  # fmt: skip
+    assert numbers == {ak.CHOKE_FEW_FLOWS: 10.0, ak.CHOKE_FEW_FLOWS_CHECK: 2.0}  # 100 vs 2
+    # with none within the bound the check value fails it (15, 45: 100; 50, 100: 100)
+    _, numbers = ak.choke_flows(dirs, list(seeds), 0.96, (25, 75), pub)
+    assert numbers[ak.CHOKE_FEW_FLOWS_CHECK] == 100.0
+    assert verdict(pub, str(numbers[ak.CHOKE_FEW_FLOWS_CHECK])) == "off"
+    with pytest.raises(ValueError, match="configured thresholds"):
+        ak.choke_flows(dirs, list(seeds), 0.9, (20, 60), pub)
+
+
+def test_too_few_flows() -> None:
+    ns = np.array([100, 2, 20, 5, 50])
+    u = np.array([0.95, 0.5, 0.92, 0.7, 0.91])
+    assert ak.too_few_flows(ns, u, 0.9) == 5  # unordered input
+    # a dip at 50 after 20 fills the link: 50 flows are too few as well
+    assert ak.too_few_flows(ns, np.array([0.95, 0.5, 0.92, 0.7, 0.85]), 0.9) == 50
+    # the largest N short of it: 100 flows are too few, beyond the bound
+    n100 = ak.too_few_flows(ns, np.array([0.85, 0.5, 0.92, 0.7, 0.91]), 0.9)
+    assert n100 == 100
+    assert verdict(PUB[ak.CHOKE_FEW_FLOWS], str(n100)) == "off"
+    assert math.isnan(ak.too_few_flows(ns, np.full(5, 0.99), 0.9))
+    with pytest.raises(ValueError, match="one utilisation per swept N"):
+        ak.too_few_flows(ns, u[:3], 0.9)

@@ -46,7 +46,8 @@ def test_the_configured_design(cfg: dict) -> None:
     quick = aks.study(cfg, "quick")
     variants = [s for s in quick.searches.values() if s.variant]
     assert len(variants) == 7 * 6 + 4 * 2
-    assert sorted(quick.variants) == [
+    # (the other variants are the plain-CHOKe sweep's points: n and the CHOKe knobs)
+    assert sorted(v for v in quick.variants if not v.startswith("choke_")) == [
         "buf300",
         "buf75",
         "red15",

@@ -55,6 +55,11 @@ CAPTIONS = {
     "fig10": "Akella et al., Figure 10: loss rates of $F_1..F_{n-1}$ (mean) and of $F_n$ as "
     "$F_n$'s $\\alpha$ (a, $\\beta = 0.5$) or $\\beta$ (b, $\\alpha = 1$) varies; the "
     "others at $(1, 0.5)$; SACK.",
+    "choke": "Akella et al., Sec.~5.1: plain CHOKe (one candidate per arrival) with $N$ "
+    "standard SACK flows at $(1, 0.5)$, under our RED thresholds and the two pairs the "
+    "sensitivity design tests. (a) link utilisation (the packets the bottleneck sent over "
+    "$C$; mean and standard deviation over runs), the dotted line our assumed threshold of a "
+    "severe under-utilisation; (b) the mean per-flow loss rate against CHOKe's floor $1/N$.",
     "hybrid": "Akella et al., the Hybrid (Reno) drop-tail evaluation of Sec.~4.2.3 ($\\tau_S = "
     "20$ rounds, $R = 0.12$\\,s): $G_n(\\alpha_n)/G_n(1)$ for per-flow capacities "
     "$C/n$; below 1 deviating does not pay.",
@@ -279,6 +284,32 @@ def fig10(tidy: pd.DataFrame) -> plt.Figure:
         ax.set_ylabel("loss rate")
         ax.set_title(title, fontsize=9)
         ax.legend(fontsize=7)
+    return f
+
+
+def choke_figure(tidy: pd.DataFrame, underuse: float, ours: tuple[float, float]) -> plt.Figure:
+    f, (ax_u, ax_l) = plt.subplots(1, 2, figsize=(9.0, 3.4))
+    for (lo, hi), d in tidy.groupby(["min_th", "max_th"]):
+        mine = (lo, hi) == ours
+        label = f"$min_{{th}}, max_{{th}}$ = {lo:g}, {hi:g}" + (" (ours)" if mine else "")
+        style = {"color": "tab:red"} if mine else {"alpha": 0.6, "ls": "--"}
+        ax_u.errorbar(
+            d["n"], d["utilisation"], yerr=d["utilisation_sd"], marker="o", ms=3.5, capsize=2,
+            label=label, **style,
+        )  # fmt: skip
+        ax_l.plot(d["n"], d["loss"], marker="o", ms=3.5, label=label, **style)
+    ax_u.axhline(underuse, color="k", ls=":", lw=0.8, label="threshold (assumed)")
+    ax_u.set_ylabel("utilisation of $C$")
+    ax_u.set_title("(a) link utilisation", fontsize=9)
+    floor = tidy.drop_duplicates("n").sort_values("n")
+    ax_l.plot(floor["n"], floor["floor"], ls="-", color="k", lw=0.8, label="$1/N$")
+    ax_l.set_yscale("log")
+    ax_l.set_ylabel("per-flow loss rate")
+    ax_l.set_title("(b) loss rate", fontsize=9)
+    for ax in (ax_u, ax_l):
+        ax.set_xscale("log")
+        ax.set_xlabel("flows $N$")
+        ax.legend(fontsize=6)
     return f
 
 
@@ -646,7 +677,16 @@ def tables(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    items = [*sorted(ak.NE_FIGURES), "fig05", "fig06", "fig10", "hybrid", "tables", "sensitivity"]
+    items = [
+        *sorted(ak.NE_FIGURES),
+        "fig05",
+        "fig06",
+        "fig10",
+        "choke",
+        "hybrid",
+        "tables",
+        "sensitivity",
+    ]
     ap = cli.plot_parser("analysis.plots.akella2002", "Akella et al. 2002 figures", items)
     # the tables item writes four files from the search records
     ap.add_argument("--inputs", type=Path, nargs="*", default=[], help="tables: search records")
@@ -679,6 +719,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         fig, caption = fig06(tidy), CAPTIONS["fig06"]
     elif a.item == "fig10":
         fig, caption = fig10(tidy), CAPTIONS["fig10"]
+    elif a.item == "choke":
+        underuse = float(cli.param(ap, a, ak.UNDERUSE))  # type: ignore[arg-type]
+        ours = (float(cli.param(ap, a, ak.RED_THRESH)), float(cli.param(ap, a, ak.RED_MAXTHRESH)))  # type: ignore[arg-type]
+        fig, caption = choke_figure(tidy, underuse, ours), CAPTIONS["choke"]
     else:
         fig, caption = hybrid_figure(tidy), CAPTIONS["hybrid"]
         table = pd.read_csv(a.extra / "thresholds.csv")

@@ -72,6 +72,36 @@ proc scenario_udp {cls seed} {
         wait true gentle true mean_pktsize 1000 k 5 gamma1 0.95 gamma2 0.8}]
 }
 
+# Plain CHOKe as CHOKe+ (the Sec 5.1 sweep of config akella2002 choke_flows): one UDP flow at
+# 3 Mb/s and 8 SACK flows on a 2 Mb/s link, 30 s, the queue traced. CLS choke: k 1;
+# chokeplus: k 1 and gamma1 1 (a match drops P and it), gamma2 0.5 (no effect at k 1), or
+# with GAMMA1/K given, another setting. Returns every drop as {time fid seqno}.
+proc scenario_plain {cls {k 1} {gamma1 1}} {
+    lassign [dumbbell 5 [experiment::gateway_class $cls] 100 2Mb] ns a b c
+    set knobs [list thresh 20 maxthresh 60 q_weight 0.002 linterm 50 wait true gentle true \
+        mean_pktsize 1000 k $k]
+    if {$cls eq "chokeplus"} { lappend knobs gamma1 $gamma1 gamma2 0.5 }
+    experiment::gateway_setup [experiment::queue $b $c] $cls $knobs
+    set tf [open trace.tr w]
+    $ns trace-queue $b $c $tf
+    lassign [udp_flow $a $c 1 3Mb] cbr s
+    $ns at 0.0 "$cbr start"
+    for {set i 2} {$i <= 9} {incr i} {
+        lassign [experiment::tcp_flow $a $c sack $i {window_ 1000 packetSize_ 1000}] tcp sink ftp
+        $ns at [experiment::uniform 0 1] "$ftp start"
+    }
+    $ns at 30.0 "$ns halt"
+    $ns run
+    close $tf
+    set drops {}
+    set fh [open trace.tr]
+    while {[gets $fh line] >= 0} {
+        if {[lindex $line 0] eq "d"} { lappend drops [list [lindex $line 1] [lindex $line 7] [lindex $line 10]] }
+    }
+    close $fh
+    return $drops
+}
+
 proc scenario_bad {args} {
     lassign [dumbbell 1 [experiment::gateway_class chokeplus] 100 1Mb] ns a b c
     set q [experiment::queue $b $c]
@@ -86,6 +116,7 @@ switch -- [lindex $argv 0] {
     red_equiv { puts [scenario_red_equiv [lindex $argv 1]]; exit 0 }
     udp       { puts [scenario_udp [lindex $argv 1] [lindex $argv 2]]; exit 0 }
     bad       { puts [list [scenario_bad {*}[lrange $argv 1 end]]]; exit 0 }
+    plain     { puts [scenario_plain {*}[lrange $argv 1 end]]; exit 0 }
 }
 
 # --- checks ----------------------------------------------------------------------------
@@ -184,6 +215,18 @@ set sh_cp [expr {double($udp_cp) / ($udp_cp + $tcp_cp)}]
 # quarter): the bound is 0.6 of DropTail's share.
 t::check {$sh_cp < 0.6 * $sh_dt} "UDP share of the link: CHOKe+ [format %.3f $sh_cp] < 0.6 of DropTail's [format %.3f $sh_dt]"
 t::check {$tcp_cp > 2 * $tcp_dt} "TCP flows get more under CHOKe+ ($tcp_cp vs $tcp_dt packets in 30 s)"
+
+# plain CHOKe (k 1) is CHOKe+ with k 1, gamma1 1: drop for drop, with the same draws
+set pc [t::subrun plain choke]
+set pp [t::subrun plain chokeplus]
+set pk [t::subrun plain chokeplus 5 0.95]
+set same_fid 0
+foreach d1 [lrange $pc 0 end-1] d2 [lrange $pc 1 end] {
+    if {[lindex $d1 0] == [lindex $d2 0] && [lindex $d1 1] == [lindex $d2 1]} { incr same_fid }
+}
+t::check {[llength $pc] > 100 && $same_fid > 20} "plain CHOKe drops, pairs of one flow at one instant among them ([llength $pc] drops, $same_fid pairs)"
+t::check {$pp eq $pc} "CHOKe+ with k 1, gamma1 1 drops exactly what CHOKe with k 1 drops ([llength $pp] vs [llength $pc])"
+t::check {$pk ne $pc} "CHOKe+ at the paper's k 5, gamma1 0.95 drops otherwise ([llength $pk] drops)"
 
 # determinism
 set a1 [t::subrun groups 7 20 0.8]
