@@ -674,8 +674,9 @@ def choke_flows(
     bottleneck, over C; mean and standard deviation over runs), the flows' goodput over C, the
     mean per-flow and the aggregate loss rate, and CHOKe's floor 1/N. The row is
     :func:`too_few_flows` of the mean utilisations at ``underuse`` under the configured
-    ``thresholds``; its check value, the same under the other thresholds tested, the one
-    nearest the published bound ``pub`` (:func:`_closest_tested`)."""
+    ``thresholds``; its check value, the same under the other thresholds tested at which the
+    fewest swept flows under-use the link, the one nearest the published bound ``pub``
+    (:func:`_closest_tested`)."""
     rows = []
     for d in point_dirs:
         flows = read_point_rows(d, seeds)
@@ -707,13 +708,15 @@ def choke_flows(
         )
     tidy = pd.DataFrame(rows).sort_values(["min_th", "max_th", "n"]).reset_index(drop=True)
     ours = tuple(float(t) for t in thresholds)
-    found = {
-        key: too_few_flows(g["n"].to_numpy(), g["utilisation"].to_numpy(), underuse)
-        for key, g in tidy.groupby(["min_th", "max_th"])
-    }
+    found, regime = {}, {}
+    for key, g in tidy.groupby(["min_th", "max_th"]):
+        found[key] = too_few_flows(g["n"].to_numpy(), g["utilisation"].to_numpy(), underuse)
+        regime[key] = bool(g["utilisation"].iloc[0] < underuse)  # the fewest flows (sorted)
     if ours not in found:
         raise ValueError(f"no plain-CHOKe point has the configured thresholds {ours}")
-    tested = [v for key, v in found.items() if key != ours and not math.isnan(v)]
+    # a tested pair explains the row only where it shows the sentence's situation: the fewest
+    # swept flows under-use the link (else its bound passes on a dip among more flows)
+    tested = [v for key, v in found.items() if key != ours and regime[key]]
     numbers = {CHOKE_FEW_FLOWS: found[ours]}
     if tested:
         numbers[CHOKE_FEW_FLOWS_CHECK] = _closest_tested(tested, pub)

@@ -4,7 +4,8 @@
 # Runs: a point (tcp, queue, alpha, beta, alpha_n, beta_n) has R ns runs (seeds), under
 # results/akella2002/points/<fidelity>/; a run is made once and shared by every search and
 # figure that needs it. A figure's points are made by the shared rule runs (one job per
-# experiment: its points' runs, RUNS_OF below).
+# experiment: its points' runs, RUNS_OF below). A sweep that sets other parameters (the
+# plain-CHOKe sweep's n) has its points under points/<fidelity>/var/<parameter-value__...>/.
 # Best-response searches: one job each (rule akella2002_search), whose driver
 # (analysis.akella2002_search) runs the iterations and stages in order and makes each
 # stage's point runs in a pool of the job's threads (analysis.nsbatch); its record goes

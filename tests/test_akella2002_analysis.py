@@ -1279,9 +1279,14 @@ def test_choke_flows_reads_the_link_utilisation(tmp_path: Path) -> None:
         (15, 45), (25, 75), (50, 100)
     ]  # fmt: skip
     assert numbers == {ak.CHOKE_FEW_FLOWS: 10.0, ak.CHOKE_FEW_FLOWS_CHECK: 2.0}  # 100 vs 2
-    # with none within the bound the check value fails it (15, 45: 100; 50, 100: 100)
-    _, numbers = ak.choke_flows(dirs, list(seeds), 0.96, (25, 75), pub)
-    assert numbers[ak.CHOKE_FEW_FLOWS_CHECK] == 100.0
+    # a pair whose fewest flows fill the link does not explain the row, however few of its
+    # N are under-used: 50, 100 filled at 2 flows and under-used at 20 only
+    (tmp_path / "t50n2").rename(tmp_path / "t50n2-old")
+    fake_choke_point(tmp_path / "t50n2", 2, 0.95, seeds, (50, 100))
+    dirs.append(tmp_path / "t50n20")
+    fake_choke_point(dirs[-1], 20, 0.85, seeds, (50, 100))
+    _, numbers = ak.choke_flows(dirs, list(seeds), 0.9, (25, 75), pub)
+    assert numbers[ak.CHOKE_FEW_FLOWS_CHECK] == 100.0  # 15, 45 only
     assert verdict(pub, str(numbers[ak.CHOKE_FEW_FLOWS_CHECK])) == "off"
     with pytest.raises(ValueError, match="configured thresholds"):
         ak.choke_flows(dirs, list(seeds), 0.9, (20, 60), pub)
