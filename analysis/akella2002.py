@@ -659,7 +659,7 @@ def red_curves_coincide(red: pd.DataFrame, tolerance: float = 0.25) -> tuple[boo
 #: under-utilization of the available capacity" (Sec 5.1)
 CHOKE_FEW_FLOWS = "choke.too_few_flows"
 #: its diagnosis's check: the row under the tested RED thresholds nearest the published bound
-CHOKE_FEW_FLOWS_CHECK = f"check.{CHOKE_FEW_FLOWS}.closest_tested"
+CHOKE_FEW_FLOWS_CHECK = f"check.{CHOKE_FEW_FLOWS}.thresholds"
 
 
 def choke_flows(
@@ -1490,8 +1490,8 @@ def sensitivity_checks(
         if base is None or name not in CONCLUSIONS:
             continue
         words, holds = CONCLUSIONS[name]
-        for prm, (title, default, queues) in sens.parameters.items():
-            if base["queue"] not in queues:
+        for prm, (title, default, queues, modes) in sens.parameters.items():
+            if base["queue"] not in queues or base["mode"] not in modes:
                 continue
             vals = [v for v in sens.values if v.parameter == prm]
             docs = [searches.get(variant_search(name, v.name)) for v in vals]

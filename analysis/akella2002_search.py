@@ -586,7 +586,7 @@ class Sensitivity:
     parameter, and the off rows each parameter is blamed for (``explains``)."""
 
     searches: tuple[str, ...]
-    parameters: dict = field(hash=False)  # parameter -> (title, default label, queues)
+    parameters: dict = field(hash=False)  # parameter -> (title, default label, queues, modes)
     values: tuple[SensValue, ...]  # the values made at this fidelity
     explains: dict = field(hash=False)  # published key -> tuple of parameters
 
@@ -594,7 +594,8 @@ class Sensitivity:
         return {v.name: dict(v.set) for v in self.values}
 
     def applies(self, value: SensValue, spec: SearchSpec) -> bool:
-        return spec.queue in self.parameters[value.parameter][2]
+        _, _, queues, modes = self.parameters[value.parameter]
+        return spec.queue in queues and spec.mode in modes
 
 
 def _is_sweep(exp: Mapping) -> bool:
@@ -662,17 +663,24 @@ def sensitivity(config: Mapping, fidelity: str) -> Sensitivity | None:
     all_queues = sorted(
         {str(e["set"]["queue"]) for e in exps.values() if "queue" in e.get("set", {})}
     )
-    params: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+    params: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {}
     values: list[SensValue] = []
     for prm, d in (sc.get("parameters") or {}).items():
         pw = f"{where}.parameters.{prm}"
-        extra = set(d) - {"title", "default", "queues", "values"}
+        extra = set(d) - {"title", "default", "queues", "modes", "values"}
         if extra:
             raise conf.ConfigError(
                 f"config: unknown key(s) {', '.join(sorted(extra))} under '{pw}'"
             )
         queues = tuple(d.get("queues", all_queues))
-        params[prm] = (str(d.get("title", prm)), str(d.get("default", "")), queues)
+        # the searches a parameter can change: e.g. not the alpha searches (beta = 0.5) for
+        # how the decrease by beta is applied, where halving is multiplying by beta
+        modes = tuple(d.get("modes", MODES))
+        if not modes or set(modes) - set(MODES):
+            raise conf.ConfigError(
+                f"config: '{pw}.modes' = {list(modes)!r}: a non-empty list of {', '.join(MODES)}"
+            )
+        params[prm] = (str(d.get("title", prm)), str(d.get("default", "")), queues, modes)
         vals = d.get("values")
         if not isinstance(vals, Mapping) or not vals:
             raise conf.ConfigError(f"config: '{pw}.values' must name at least one value")

@@ -324,7 +324,7 @@ def _rounds_of_two(w: Path) -> None:
     y = w / "config" / "experiments" / "akella2002.yaml"
     text = y.read_text()
     for old, new, count in (
-        ("smoke: {seeds: [1, 2],", "smoke: {seeds: [1, 2, 3, 4],", 8),
+        ("smoke: {seeds: [1, 2],", "smoke: {seeds: [1, 2, 3, 4],", 9),
         ("adaptive_round_runs: {value: 5,", "adaptive_round_runs: {value: 2,", 1),
         ("adaptive_coarse_alpha: {value: 5,", "adaptive_coarse_alpha: {value: 4,", 1),
     ):

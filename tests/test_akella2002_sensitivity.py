@@ -6,6 +6,7 @@ base set-up's, and every check and verdict computed on inputs that pass and inpu
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 
 import pandas as pd
@@ -28,7 +29,7 @@ def doc(name: str, ae: float, be: float, goodput: float, loss: float, d_goodput:
 def sens(values: dict[str, str], explains: dict | None = None, searches=None) -> aks.Sensitivity:
     """A design by hand: value name -> parameter; every parameter applies to every queue."""
     queues = ("droptail", "red", "chokeplus")
-    prms = {p: (p, "ours", queues) for p in set(values.values())}
+    prms = {p: (p, "ours", queues, aks.MODES) for p in set(values.values())}
     vals = tuple(aks.SensValue(p, v, v, (("min_rto", 1.0),), "r") for v, p in values.items())
     names = tuple(searches or ak.CONCLUSIONS)
     return aks.Sensitivity(names, prms, vals, explains or {})
@@ -40,12 +41,16 @@ def sens(values: dict[str, str], explains: dict | None = None, searches=None) ->
 
 
 def test_the_configured_design(cfg: dict) -> None:
-    """Quick: 7 searches x (2 RTT + 2 buffer + 1 RTO + 1 stock decrease) + the 4 RED/CHOKe+
-    searches x 2 RED pairs = 50 variant searches; smoke: the searches smoke makes under two
-    values; paper: as quick."""
+    """Quick: 7 searches x (2 RTT + 2 buffer + 1 RTO) + the 2 beta searches x 1 stock
+    decrease (the 5 alpha searches keep beta = 0.5, where it changes nothing) + the 4
+    RED/CHOKe+ searches x 2 RED pairs = 45 variant searches; smoke: the searches smoke makes
+    under two values; paper: as quick."""
     quick = aks.study(cfg, "quick")
     variants = [s for s in quick.searches.values() if s.variant]
-    assert len(variants) == 7 * 6 + 4 * 2
+    assert len(variants) == 7 * 5 + 2 + 4 * 2
+    assert sorted(s.name for s in variants if s.variant == "stockdec") == [
+        "reno_droptail_beta@stockdec", "sack_chokeplus_beta@stockdec"
+    ]  # fmt: skip
     # (the other variants are the plain-CHOKe sweep's points: n and the CHOKe knobs)
     assert sorted(v for v in quick.variants if not v.startswith("choke_")) == [
         "buf300",
@@ -128,6 +133,9 @@ def _sens(c: dict) -> dict:
         (lambda s: s["fidelity"].update(smoke={"values": ["rtt41"]}),
          "names 'rtt41', no such value"),
         (lambda s: s.update(colour="red"), "unknown key"),
+        (lambda s: s["parameters"]["decrease"].update(modes=["beta", "gamma"]),
+         r"modes' = \['beta', 'gamma'\]: a non-empty list of alpha, beta, joint"),
+        (lambda s: s["parameters"]["decrease"].update(modes=[]), "a non-empty list"),
     ],
 )  # fmt: skip
 def test_bad_sensitivity_configs(cfg: dict, edit, message: str) -> None:
@@ -167,7 +175,7 @@ def test_a_check_holds_only_under_every_tested_value() -> None:
 
 def test_a_parameter_checks_only_the_queues_it_applies_to() -> None:
     s = sens({"r": "red"}, searches=["reno_droptail_alpha", "reno_red_alpha"])
-    s = aks.Sensitivity(s.searches, {"red": ("red", "ours", ("red",))}, s.values, {})
+    s = aks.Sensitivity(s.searches, {"red": ("red", "ours", ("red",), aks.MODES)}, s.values, {})
     docs = {
         n: doc(n, a, 0.5, g, loss)
         for n, a, g, loss in [
@@ -178,6 +186,16 @@ def test_a_parameter_checks_only_the_queues_it_applies_to() -> None:
     checks = ak.sensitivity_checks(s, docs)
     assert list(checks) == ["sens.reno_red_alpha.red"]
     assert not checks["sens.reno_red_alpha.red"][0]  # not undesirable at the tested pair
+    # ... and only the searches of the modes it applies to (beta, joint: none of these)
+    s = aks.Sensitivity(
+        s.searches, {"red": ("red", "ours", ("red",), ("beta", "joint"))}, s.values, {}
+    )
+    assert ak.sensitivity_checks(s, docs) == {}
+    spec = aks.SearchSpec(
+        "reno_red_alpha", "alpha", "reno", "red", (1, 0.5), 0.85, 50, 0, 0.5, 0.99, "r1", 10
+    )
+    assert not s.applies(s.values[0], spec)
+    assert s.applies(s.values[0], dataclasses.replace(spec, mode="beta"))
 
 
 def test_off_rows_fixed_or_not_by_a_tested_value() -> None:

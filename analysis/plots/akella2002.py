@@ -524,7 +524,7 @@ def sensitivity_tex(
         r"\toprule parameter (ours) & value & sets & reason \\ \midrule\endhead",
     ]
     for v in sens.values:
-        title, default, _ = sens.parameters[v.parameter]
+        title, default, *_ = sens.parameters[v.parameter]
         sets = ", ".join(f"{k} {x}" for k, x in v.set)
         out.append(
             f"{tex_escape(title)} ({tex_escape(default)}) & {tex_escape(v.label)} & "
