@@ -151,20 +151,24 @@ def test_iteration_record_stops() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+def write_summary(run: Path, params: dict) -> None:
+    """A finished run's summary.json with a 10-s measurement window."""
+    summary = {
+        "complete": True,
+        "params": params,
+        "tables": ["flows"],
+        "results": {"window_s": 10, "numdupacks": 3},
+    }
+    (run / "summary.json").write_text(json.dumps(summary))
+
+
 def fake_point(st: aks.Study, p: aks.Point, goodput_fn: float, n: int = 3) -> None:
     """Runs of one point: F_n delivers goodput_fn Mbps (+-0.01 over seeds), the others 1 Mbps,
     1% loss each; 10-s window, 1000-byte packets."""
     for k, s in enumerate(st.seeds):
         d = Path(st.point_dir(p)) / f"s{s}"
         d.mkdir(parents=True)
-        params = {**st.base, **p.params(), "seed": s}
-        summary = {
-            "complete": True,
-            "params": params,
-            "tables": ["flows"],
-            "results": {"window_s": 10, "numdupacks": 3},
-        }
-        (d / "summary.json").write_text(json.dumps(summary))
+        write_summary(d, {**st.base, **p.params(), "seed": s})
         rows = ["# flow alpha beta start delivered arrivals drops timeouts srtt rttvar"]
         for f in range(1, n + 1):
             g = goodput_fn + 0.01 * (k - (len(st.seeds) - 1) / 2) if f == n else 1.0
@@ -1225,13 +1229,7 @@ def fake_choke_point(
         params = {"n": n, "bw": 10_000_000, "pkt_size": 1000, "min_rto": 0.2, "seed": s}
         params |= {"red_thresh": th[0], "red_maxthresh": th[1]}
         params |= aks.Point("sack", "chokeplus", 1, 0.5, 1, 0.5).params()
-        summary = {
-            "complete": True,
-            "params": params,
-            "tables": ["flows"],
-            "results": {"window_s": 10, "numdupacks": 3},
-        }
-        (run / "summary.json").write_text(json.dumps(summary))
+        write_summary(run, params)
         u = utilisation + (0.01 if k else -0.01)
         sent = u * 1e7 * 10 / 8000 / n  # packets per flow through the link
         rows = ["# flow alpha beta start delivered arrivals drops timeouts srtt rttvar"]
