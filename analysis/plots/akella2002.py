@@ -435,7 +435,8 @@ def joint_order_tex(rows: pd.DataFrame, summary: str) -> str:
 
 
 def settings_tex(config: Mapping) -> str:
-    """Search and Figure 5 settings with their provenance (the design blocks of the config)."""
+    """Search, Figure 5 and plain-CHOKe settings with their provenance (the design blocks of
+    the config)."""
     exps = config[PAPER]["experiments"]
     seen: dict[str, tuple[object, str, str]] = {}
     for e in exps.values():
