@@ -77,29 +77,16 @@ proc scenario_udp {cls seed} {
 # chokeplus: k 1 and gamma1 1 (a match drops P and it), gamma2 0.5 (no effect at k 1), or
 # with GAMMA1/K given, another setting. Returns every drop as {time fid seqno}.
 proc scenario_plain {cls {k 1} {gamma1 1}} {
-    lassign [dumbbell 5 [experiment::gateway_class $cls] 100 2Mb] ns a b c
     set knobs [list thresh 20 maxthresh 60 q_weight 0.002 linterm 50 wait true gentle true \
         mean_pktsize 1000 k $k]
     if {$cls eq "chokeplus"} { lappend knobs gamma1 $gamma1 gamma2 0.5 }
-    experiment::gateway_setup [experiment::queue $b $c] $cls $knobs
+    lassign [udp_tcp_net $cls 5 100 $knobs] ns a b c fm
     set tf [open trace.tr w]
     $ns trace-queue $b $c $tf
-    lassign [udp_flow $a $c 1 3Mb] cbr s
-    $ns at 0.0 "$cbr start"
-    for {set i 2} {$i <= 9} {incr i} {
-        lassign [experiment::tcp_flow $a $c sack $i {window_ 1000 packetSize_ 1000}] tcp sink ftp
-        $ns at [experiment::uniform 0 1] "$ftp start"
-    }
     $ns at 30.0 "$ns halt"
     $ns run
     close $tf
-    set drops {}
-    set fh [open trace.tr]
-    while {[gets $fh line] >= 0} {
-        if {[lindex $line 0] eq "d"} { lappend drops [list [lindex $line 1] [lindex $line 7] [lindex $line 10]] }
-    }
-    close $fh
-    return $drops
+    return [trace_drops trace.tr {1 7 10}]
 }
 
 proc scenario_bad {args} {

@@ -241,20 +241,28 @@ proc red_equiv_drops {cls knobs} {
     $ns at [expr {$t + 1}] "$ns halt"
     $ns run
     close $tf
+    return [trace_drops trace.tr end]
+}
+
+# trace_drops FILE FIELDS -- the drop events ("d" lines) of ns-2 queue trace FILE, in trace
+# order, each as the list of the given fields (indexes into the line; one field: its value).
+proc trace_drops {file fields} {
     set drops {}
-    set fh [open trace.tr]
+    set fh [open $file]
     while {[gets $fh line] >= 0} {
-        if {[lindex $line 0] eq "d"} { lappend drops [lindex $line end] }
+        if {[lindex $line 0] ne "d"} { continue }
+        set d [lmap i $fields { lindex $line $i }]
+        lappend drops [expr {[llength $fields] == 1 ? [lindex $d 0] : $d}]
     }
     close $fh
     return $drops
 }
 
-# udp_vs_tcp CLS SEED LIMIT KNOBS -- one UDP flow at 3 Mb/s (fid 1) and 8 SACK flows
-# (fids 2-9) through gateway CLS (LIMIT packets, experiment::gateway_setup KNOBS) on a 2 Mb/s
-# dumbbell (Gao's Simulation 2.1 in small). Returns {udp tcp}: packets of the UDP flow and
-# of all TCP flows departing the gateway over [10, 40] s.
-proc udp_vs_tcp {cls seed limit knobs} {
+# udp_tcp_net CLS SEED LIMIT KNOBS -- one UDP flow at 3 Mb/s (fid 1, from t = 0) and 8 SACK
+# flows (fids 2-9, starting in U[0, 1] s) through gateway CLS (LIMIT packets,
+# experiment::gateway_setup KNOBS) on a 2 Mb/s dumbbell, with a flow monitor on the gateway.
+# Returns {ns a b c fm}; the caller schedules the end and runs.
+proc udp_tcp_net {cls seed limit knobs} {
     lassign [dumbbell $seed [experiment::gateway_class $cls] $limit 2Mb] ns a b c
     experiment::gateway_setup [experiment::queue $b $c] $cls $knobs
     set fm [experiment::flowmon $b $c]
@@ -264,6 +272,14 @@ proc udp_vs_tcp {cls seed limit knobs} {
         lassign [experiment::tcp_flow $a $c sack $i {window_ 1000 packetSize_ 1000}] tcp sink ftp
         $ns at [experiment::uniform 0 1] "$ftp start"
     }
+    return [list $ns $a $b $c $fm]
+}
+
+# udp_vs_tcp CLS SEED LIMIT KNOBS -- udp_tcp_net (Gao's Simulation 2.1 in small). Returns
+# {udp tcp}: packets of the UDP flow and of all TCP flows departing the gateway over
+# [10, 40] s.
+proc udp_vs_tcp {cls seed limit knobs} {
+    lassign [udp_tcp_net $cls $seed $limit $knobs] ns a b c fm
     set ::mark {}
     $ns at 10.0 [list apply {{fm} { set ::mark [experiment::flow_counts $fm {1 2 3 4 5 6 7 8 9}] }} $fm]
     $ns at 40.0 [list apply {{fm} {
