@@ -624,12 +624,9 @@ def sweep_variant(diff: Mapping[str, object]) -> str:
     return "__".join(words)
 
 
-def _sweep_variant_of(params: Mapping[str, object], base: Mapping[str, object] | None) -> str:
-    """A sweep run's variant: "" when it has the base parameters, else :func:`sweep_variant`."""
-    diff = {
-        k: v for k, v in params.items() if k not in (*COORDS, "seed") and (base or {}).get(k) != v
-    }
-    return sweep_variant(diff) if diff else ""
+def _base_diff(params: Mapping[str, object], base: Mapping[str, object]) -> dict[str, object]:
+    """The base parameters a sweep run sets otherwise (its coordinates and seed aside)."""
+    return {k: v for k, v in params.items() if k not in (*COORDS, "seed") and base.get(k) != v}
 
 
 def variant_search(name: str, variant: str) -> str:
@@ -770,11 +767,7 @@ def study(config: Mapping, fidelity: str) -> Study:
             b = {k: v for k, v in r.params.items() if k not in (*COORDS, "seed")}
             if base is None:
                 base, first = b, name
-            elif _is_sweep(exp) and set(b) == set(base):
-                diff = {k: v for k, v in b.items() if v != base[k]}
-                if diff:
-                    swept[sweep_variant(diff)] = diff
-            elif b != base:
+            elif b != base and not _is_sweep(exp):
                 diff = sorted(k for k in set(b) | set(base) if b.get(k) != base.get(k))
                 raise conf.ConfigError(
                     f"config: '{PAPER}.experiments.{name}' at {fidelity}: parameter(s) "
@@ -795,11 +788,16 @@ def study(config: Mapping, fidelity: str) -> Study:
         if _is_sweep(exp):
             for k in (design or {}).get("settings", {}):
                 _setting(design, k, where)  # a sweep's own settings: for its analysis step
-            sweeps[name] = tuple(
-                Point(**{k: r.params[k] for k in COORDS}, variant=_sweep_variant_of(r.params, base))
-                for r in runs
-                if r.seed == s[0]
-            )
+            pts = []
+            for r in runs:
+                if r.seed != s[0]:
+                    continue
+                diff = _base_diff(r.params, base)
+                variant = sweep_variant(diff) if diff else ""
+                if variant:
+                    swept[variant] = diff
+                pts.append(Point(**{k: r.params[k] for k in COORDS}, variant=variant))
+            sweeps[name] = tuple(pts)
         elif "search" in design:
             if exp["fidelity"][fidelity].get("sweep"):
                 raise conf.ConfigError(
