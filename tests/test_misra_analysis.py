@@ -573,3 +573,23 @@ def test_errors_table_round_trip(tmp_path: Path) -> None:
     tex = errors_tex(pd.read_csv(tmp_path / "tidy.csv"))
     assert r"fig01 & mean window & 10.0\,\% & 10.0\,\% & 2: C = 6..6 Mb/s \\" in tex
     assert r"fig01 & mean queue & 25.0\,\% & 25.0\,\% & 1: C = 6..6 Mb/s \\" in tex
+
+
+def test_per_ack_window_mean(runs: dict[str, Path]) -> None:
+    """The per-ACK mean window weights each sample interval by the packets acknowledged in it:
+    with one flow and the pipe full the rate is C whatever the window, so it equals the time
+    average; with two flows a flow's rate grows with its window, so over packets the window is
+    larger than over time."""
+    s, t = nsio.read_run(runs["sec4"])
+    one = t["flows"].iloc[0]
+    span = s["params"]["duration"] - s["params"]["warmup"]
+    # acked counts the packets acknowledged in the measurement window: the sink's bytes are
+    # those packets with ns-2's 40-byte TCP/IP header on each 512-byte segment
+    assert one["acked"] == pytest.approx(one["goodput"] * span / 8 / (512 + 40), rel=0.01)
+    assert one["cwnd_ack_mean"] == pytest.approx(one["cwnd_mean"], rel=0.01)
+    _, t2 = nsio.read_run(runs["a"])
+    two = t2["flows"]
+    assert (two["cwnd_ack_mean"] > 1.01 * two["cwnd_mean"]).all()
+    f = flows_table([runs["a"]])
+    assert f["window"].tolist() == two["cwnd_ack_mean"].tolist()
+    assert f["window_time"].tolist() == two["cwnd_mean"].tolist()

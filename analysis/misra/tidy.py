@@ -39,7 +39,12 @@ WINDOW_LINE_STEP = {"alpha": 0.05, "c2": 0.025}
 
 
 def flows_table(run_dirs: Sequence[Path]) -> pd.DataFrame:
-    """One row per flow per run: the run's set-up and the flow's measured numbers."""
+    """One row per flow per run: the run's set-up and the flow's measured numbers. ``window``
+    is the flow's per-ACK mean window, the quantity of Sec III's fixed point (the drift of eq
+    (4) is per packet: its zero is the centre of the window chain over packets);
+    ``window_time`` and ``window_var`` are the time average and variance of the sampled
+    window, which equal the per-ACK ones only when the flow's rate does not vary with its
+    window (one flow, the pipe full: Sec IV, Figures 6-7)."""
     frames = []
     for d in run_dirs:
         summary, tables = nsio.read_run(d)
@@ -60,7 +65,8 @@ def flows_table(run_dirs: Sequence[Path]) -> pd.DataFrame:
                 "flow": f["flow"],
                 "profile_mbps": f["profile"] / 1e6,
                 "rtt_ms": f["rtt"] * 1e3,
-                "window": f["cwnd_mean"],
+                "window": f["cwnd_ack_mean"],
+                "window_time": f["cwnd_mean"],
                 "window_var": f["cwnd_var"],
                 "throughput_mbps": f["goodput"] / 1e6,
                 "queue_pkts": res["queue_ave_pkts"],

@@ -14,9 +14,14 @@
 # (min_th + flows x min_th_per_flow, likewise max_th).
 #
 # Writes (measurement window [warmup, duration]):
-#   flows.tsv  flow profile rtt access_delay cwnd_mean cwnd_var samples goodput in out
-#              decreases rexmits timeouts arrivals drops
-#              cwnd_* from cwnd_ sampled every sample_interval s; goodput (bit/s) from the
+#   flows.tsv  flow profile rtt access_delay cwnd_mean cwnd_var samples cwnd_ack_mean acked
+#              goodput in out decreases rexmits timeouts arrivals drops
+#              cwnd_* from cwnd_ sampled every sample_interval s (time averages);
+#              cwnd_ack_mean the per-ACK average: each interval's mean of its two samples
+#              weighted by the packets newly acknowledged in it (acked, from ack_), the
+#              average over packets of the window chain of Sec III eq (4), which the time
+#              average equals only for a flow whose rate does not vary with its window (one
+#              flow with the pipe full); goodput (bit/s) from the
 #              sink's in-order bytes; in/out: packets the tagger tagged; decreases: ECN
 #              window decreases (necnresponses_); rexmits/timeouts: retransmitted packets
 #              and timeouts; arrivals/drops: at the bottleneck queue
@@ -149,6 +154,7 @@ set fids {}
 for {set i 0} {$i < $n} {incr i} {
     lappend fids $i
     set s1($i) 0.0; set s2($i) 0.0
+    set sa($i) 0.0; set acked($i) 0
 }
 set nsamples 0
 set qave_sum 0.0
@@ -168,11 +174,18 @@ proc snapshot {} {
     return [list $out [$q set marks_] [$q set edrops_]]
 }
 proc sample {} {
-    global ns n tcp s1 s2 nsamples qave_sum qlen_sum q fm hist
+    global ns n tcp s1 s2 nsamples qave_sum qlen_sum q fm hist sa acked wprev aprev
     if {[$ns now] < [experiment::p warmup] - 1e-9} { return }
     incr nsamples
     for {set i 0} {$i < $n} {incr i} {
         set w [$tcp($i) set cwnd_]
+        set a [$tcp($i) set ack_]
+        if {[info exists wprev($i)]} {
+            set da [expr {$a - $aprev($i)}]
+            set sa($i) [expr {$sa($i) + 0.5 * ($wprev($i) + $w) * $da}]
+            set acked($i) [expr {$acked($i) + $da}]
+        }
+        set wprev($i) $w; set aprev($i) $a
         set s1($i) [expr {$s1($i) + $w}]
         set s2($i) [expr {$s2($i) + $w * $w}]
         if {[experiment::p hist_bin] > 0} {
@@ -186,11 +199,11 @@ proc sample {} {
 $ns at [experiment::p warmup] "set ::snap0 \[snapshot\]"
 experiment::every [experiment::p sample_interval] [experiment::p duration] sample
 
-experiment::table_open flows {flow profile rtt access_delay cwnd_mean cwnd_var samples goodput in out decreases rexmits timeouts arrivals drops}
+experiment::table_open flows {flow profile rtt access_delay cwnd_mean cwnd_var samples cwnd_ack_mean acked goodput in out decreases rexmits timeouts arrivals drops}
 if {[experiment::p hist_bin] > 0} { experiment::table_open hist {flow bin count} }
 
 proc finish {} {
-    global ns n profile rtt d s1 s2 nsamples qave_sum qlen_sum hist C start fixed
+    global ns n profile rtt d s1 s2 nsamples qave_sum qlen_sum hist C start fixed sa acked
     lassign $::snap0 f0 m0 e0
     lassign [snapshot] f1 m1 e1
     set span [expr {[experiment::p duration] - [experiment::p warmup]}]
@@ -201,8 +214,11 @@ proc finish {} {
         lassign $delta bytes tin tout decr rexmit tmo arr drp
         set mean [expr {$s1($i) / $nsamples}]
         set var [expr {max(0.0, $s2($i) / $nsamples - $mean * $mean)}]
+        experiment::require {$acked($i) > 0} "flow $i: no packet acknowledged in the measurement window"
+        set amean [expr {$sa($i) / $acked($i)}]
         experiment::row flows [list $i [lindex $profile $i] [lindex $rtt $i] [format %.9f $d($i)] \
-            [format %.6f $mean] [format %.6f $var] $nsamples [format %.3f [expr {8.0 * $bytes / $span}]] \
+            [format %.6f $mean] [format %.6f $var] $nsamples [format %.6f $amean] $acked($i) \
+            [format %.3f [expr {8.0 * $bytes / $span}]] \
             $tin $tout $decr $rexmit $tmo $arr $drp]
     }
     if {[experiment::p hist_bin] > 0} {
