@@ -3,6 +3,7 @@
 #   make test   set up, build ns, run every test, build the smoke report
 # Also: make setup | make ns | make diff | make verify | make smoke | make bench | make lint | make clean
 #       make report FIDELITY=paper (from the committed bundle) | make bundle FIDELITY=paper
+#       make bundle-update FIDELITY=paper (only the changed jobs from runs)
 #       make test-fast (the unit tests only: no ns build, no Snakemake run)
 #       make test-faults | make test-cluster (heavy, not part of make test)
 SHELL := /bin/bash
@@ -16,7 +17,7 @@ FIDELITY ?=
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 .PHONY: all setup ns report diff verify smoke test test-fast test-python test-tcl test-ns2-validation \
-        test-ns-next test-dag test-faults test-cluster lint bench clean bundle test-bundle
+        test-ns-next test-dag test-faults test-cluster lint bench clean bundle bundle-update test-bundle
 
 all: report
 
@@ -33,6 +34,13 @@ report: setup
 # the fidelity's bundle of run outputs (paper/bundle/<fidelity>), written from runs
 bundle: setup
 	$(SMK) --cores $(CORES) bundle --config fidelity=$(or $(FIDELITY),paper) bundle=off
+
+# the bundle again where only some jobs changed: those are made from runs, the rest restored
+# from the bundle (rules/bundle.smk bundle_update); the new one replaces it
+bundle-update: setup
+	$(SMK) --cores $(CORES) bundle_update --config fidelity=$(or $(FIDELITY),paper)
+	rm -rf paper/bundle/$(or $(FIDELITY),paper)
+	mv paper/bundle/$(or $(FIDELITY),paper).next paper/bundle/$(or $(FIDELITY),paper)
 
 diff: setup
 	$(SMK) --cores $(CORES) --quiet rules diff

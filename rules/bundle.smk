@@ -199,40 +199,52 @@ REPORT_ORIGINS = [
 ]
 
 
+HEAD_COMMIT = (
+    subprocess.run(
+        ["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=workflow.basedir
+    ).stdout.strip()
+    or "unknown"
+)
+BUNDLE_OUTPUTS = [o for k in BUNDLE_JOBS for o in bundle_job(k)[2]]
+
+
+def write_bundle(out: str, nsid: str, log: str) -> None:
+    """Write the bundle of every job of BUNDLE_JOBS from this build's outputs into ``out``
+    (python -m analysis.bundle make), with each job's provenance; the log says how many jobs
+    and, with a bundle read, which of them this build made rather than restored."""
+    spec = {
+        k: {"components": job_components(k), "outputs": list(bundle_job(k)[2])}
+        for k in BUNDLE_JOBS
+    }
+    man = bundle_mod.make(
+        spec, Path(out), fidelity=FIDELITY, commit=HEAD_COMMIT, ns_id=Path(nsid).read_text().strip()
+    )
+    size = man.archive.stat().st_size
+    text = f"{out}: {len(man.jobs)} jobs, {size / 1e6:.2f} MB\n"
+    if BUNDLE is not None:
+        made = [k for k in BUNDLE_JOBS if not restoring(k)]
+        text += f"made from runs ({len(made)}): {' '.join(made) or '-'}\n"
+        text += f"restored from {BUNDLE_DIR} ({len(BUNDLE_JOBS) - len(made)})\n"
+    Path(log).write_text(text)
+    print(text, end="")
+
+
 if BUNDLE_MODE == "off":
 
     rule bundle:
         """Write this fidelity's bundle from the outputs of every job it holds (made from runs:
         bundle=off), with each job's provenance (python -m analysis.bundle make)."""
         input:
-            outputs=[o for k in BUNDLE_JOBS for o in bundle_job(k)[2]],
+            outputs=BUNDLE_OUTPUTS,
             nsid=NS_ID,
             code=code("analysis.bundle"),
         output:
             directory(BUNDLE_DIR),
         log:
             f"logs/{FIDELITY}/bundle.log",
-        params:
-            commit=subprocess.run(
-                ["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=workflow.basedir
-            ).stdout.strip()
-            or "unknown",
         localrule: True
         run:
-            spec = {
-                k: {"components": job_components(k), "outputs": list(bundle_job(k)[2])}
-                for k in BUNDLE_JOBS
-            }
-            man = bundle_mod.make(
-                spec,
-                Path(output[0]),
-                fidelity=FIDELITY,
-                commit=params.commit,
-                ns_id=Path(input.nsid).read_text().strip(),
-            )
-            size = man.archive.stat().st_size
-            Path(log[0]).write_text(f"{output[0]}: {len(man.jobs)} jobs, {size / 1e6:.2f} MB\n")
-            print(Path(log[0]).read_text(), end="")
+            write_bundle(output[0], input.nsid, log[0])
 
 else:
 
@@ -242,3 +254,21 @@ else:
             f"logs/{FIDELITY}/bundle-needs-off",
         shell:
             "echo 'make the bundle from runs: snakemake bundle --config bundle=off' >&2; exit 1"
+
+    rule bundle_update:
+        """The bundle again, into <bundle>.next (make bundle-update moves it into place): the
+        jobs whose provenance equals the bundle's are restored from it, byte for byte, the
+        others (changed parameters, code or simulator, and what reads them) are made from
+        runs, and every job gets its current provenance. For a machine without the other
+        jobs' runs, after a change that touches some jobs only."""
+        input:
+            outputs=BUNDLE_OUTPUTS,
+            nsid=NS_ID,
+            code=code("analysis.bundle"),
+        output:
+            directory(f"{BUNDLE_DIR}.next"),
+        log:
+            f"logs/{FIDELITY}/bundle-update.log",
+        localrule: True
+        run:
+            write_bundle(output[0], input.nsid, log[0])

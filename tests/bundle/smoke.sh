@@ -5,7 +5,8 @@
 #     parameter (Akella et al.'s tau_S, read by step fig06) and build the smoke report: every
 #     step must come from the bundle but fig06 and the steps that read its tables, which are
 #     made here, and no ns run may be made (bundle=strict must refuse to start, naming fig06);
-#  3. truncate the bundle's archive: the build must refuse it, naming it and its sha256.
+#  3. update the bundle from that build (bundle_update): only fig06 and what reads it change;
+#  4. truncate the bundle's archive: the build must refuse it, naming it and its sha256.
 set -euo pipefail
 root=$(pwd)
 smk="$root/.venv/bin/snakemake"
@@ -48,6 +49,28 @@ assert len(restored) >= 40, restored
 assert not made, made[:3]
 assert Path("paper/report-smoke.pdf").is_file()
 PY
+# the bundle updated from this build (make bundle-update): fig06 and what reads it carry their
+# new provenance and outputs, every other job is the old bundle's, byte for byte; with it in
+# place bundle=strict finds nothing changed
+"$smk" bundle_update --cores 2 --quiet rules --config fidelity=smoke > update.log 2>&1 \
+    || { tail -30 update.log; exit 1; }
+"$py" - <<'PY'
+import json
+from pathlib import Path
+
+old = json.loads(Path("paper/bundle/smoke/manifest.json").read_text())["jobs"]
+new = json.loads(Path("paper/bundle/smoke.next/manifest.json").read_text())["jobs"]
+assert sorted(old) == sorted(new), sorted(set(old) ^ set(new))
+moved = sorted(k for k in new if new[k]["digest"] != old[k]["digest"])
+assert "analyse:akella2002/fig06" in moved, moved
+assert set(moved) <= {"analyse:akella2002/fig06", "claims:akella2002"}, moved
+same = [k for k in new if k not in moved]
+assert all(new[k]["files"] == old[k]["files"] for k in same)
+print(f"bundle smoke: update made {len(moved)} jobs anew and kept {len(same)}")
+PY
+rm -rf paper/bundle/smoke && mv paper/bundle/smoke.next paper/bundle/smoke
+"$smk" -n --config fidelity=smoke bundle=strict > strict2.log 2>&1 \
+    || { tail -20 strict2.log; echo "bundle smoke: the updated bundle is not current" >&2; exit 1; }
 # a truncated archive is refused, with its name and the sha256 the manifest expects
 want=$("$py" -c "import json; print(json.load(open('paper/bundle/smoke/manifest.json'))['archive_sha256'])")
 size=$(stat -c %s paper/bundle/smoke/outputs.tar.xz)
