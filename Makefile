@@ -36,9 +36,9 @@ bundle: setup
 	$(SMK) --cores $(CORES) bundle --config fidelity=$(or $(FIDELITY),paper) bundle=off
 
 # the bundle again where only some jobs changed: those are made from runs, the rest restored
-# from the bundle (rules/bundle.smk bundle_update); the new one replaces it
+# from the bundle (rules/bundle.smk, rule bundle with bundle=on); the new one replaces it
 bundle-update: setup
-	$(SMK) --cores $(CORES) bundle_update --config fidelity=$(or $(FIDELITY),paper)
+	$(SMK) --cores $(CORES) bundle --config fidelity=$(or $(FIDELITY),paper)
 	rm -rf paper/bundle/$(or $(FIDELITY),paper)
 	mv paper/bundle/$(or $(FIDELITY),paper).next paper/bundle/$(or $(FIDELITY),paper)
 

@@ -229,46 +229,22 @@ def write_bundle(out: str, nsid: str, log: str) -> None:
     print(text, end="")
 
 
-if BUNDLE_MODE == "off":
-
-    rule bundle:
-        """Write this fidelity's bundle from the outputs of every job it holds (made from runs:
-        bundle=off), with each job's provenance (python -m analysis.bundle make)."""
-        input:
-            outputs=BUNDLE_OUTPUTS,
-            nsid=NS_ID,
-            code=code("analysis.bundle"),
-        output:
-            directory(BUNDLE_DIR),
-        log:
-            f"logs/{FIDELITY}/bundle.log",
-        localrule: True
-        run:
-            write_bundle(output[0], input.nsid, log[0])
-
-else:
-
-    rule bundle:
-        """The bundle is made from runs: this build restores from it."""
-        output:
-            f"logs/{FIDELITY}/bundle-needs-off",
-        shell:
-            "echo 'make the bundle from runs: snakemake bundle --config bundle=off' >&2; exit 1"
-
-    rule bundle_update:
-        """The bundle again, into <bundle>.next (make bundle-update moves it into place): the
-        jobs whose provenance equals the bundle's are restored from it, byte for byte, the
-        others (changed parameters, code or simulator, and what reads them) are made from
-        runs, and every job gets its current provenance. For a machine without the other
-        jobs' runs, after a change that touches some jobs only."""
-        input:
-            outputs=BUNDLE_OUTPUTS,
-            nsid=NS_ID,
-            code=code("analysis.bundle"),
-        output:
-            directory(f"{BUNDLE_DIR}.next"),
-        log:
-            f"logs/{FIDELITY}/bundle-update.log",
-        localrule: True
-        run:
-            write_bundle(output[0], input.nsid, log[0])
+rule bundle:
+    """Write this fidelity's bundle from the outputs of every job it holds, with each job's
+    provenance (python -m analysis.bundle make). With bundle=off every job is made from runs
+    and the bundle is written in place (make bundle). Otherwise it is written into
+    <bundle>.next (make bundle-update moves it into place): the jobs whose provenance equals
+    the bundle's are restored from it, byte for byte, the others (changed parameters, code or
+    simulator, and what reads them) are made from runs, so a machine with the changed jobs'
+    runs only can write it."""
+    input:
+        outputs=BUNDLE_OUTPUTS,
+        nsid=NS_ID,
+        code=code("analysis.bundle"),
+    output:
+        directory(BUNDLE_DIR if BUNDLE_MODE == "off" else f"{BUNDLE_DIR}.next"),
+    log:
+        f"logs/{FIDELITY}/bundle.log",
+    localrule: True
+    run:
+        write_bundle(output[0], input.nsid, log[0])

@@ -5,7 +5,8 @@
 #     parameter (Akella et al.'s tau_S, read by step fig06) and build the smoke report: every
 #     step must come from the bundle but fig06 and the steps that read its tables, which are
 #     made here, and no ns run may be made (bundle=strict must refuse to start, naming fig06);
-#  3. update the bundle from that build (bundle_update): only fig06 and what reads it change;
+#  3. update the bundle from that build (rule bundle, bundle=on): only fig06 and what reads it
+#     change;
 #  4. truncate the bundle's archive: the build must refuse it, naming it and its sha256.
 set -euo pipefail
 root=$(pwd)
@@ -52,7 +53,7 @@ PY
 # the bundle updated from this build (make bundle-update): fig06 and what reads it carry their
 # new provenance and outputs, every other job is the old bundle's, byte for byte; with it in
 # place bundle=strict finds nothing changed
-"$smk" bundle_update --cores 2 --quiet rules --config fidelity=smoke > update.log 2>&1 \
+"$smk" bundle --cores 2 --quiet rules --config fidelity=smoke > update.log 2>&1 \
     || { tail -30 update.log; exit 1; }
 "$py" - <<'PY'
 import json
