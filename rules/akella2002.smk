@@ -12,8 +12,19 @@
 # to results/akella2002/search/<fidelity>/<method>/<search>/search.json (the method, full or
 # adaptive, is a wildcard: the configured one feeds the report, the other can be asked for,
 # as bench/ne-search does). A killed search job resumes from the runs it finished.
+from analysis import akella2002 as akella_analysis
 from analysis import akella2002_search as akella
+from analysis.compare import load_originals
 
+# the experiments that simulate the paper's joint NE profiles (the check of the NE goodput and
+# loss rows): each joint search's experiment with every flow at the published (alpha_E,
+# beta_E), made here from the originals, so no published number is typed into the config
+config["akella2002"]["experiments"].update(
+    akella_analysis.published_profile_experiments(
+        config["akella2002"]["experiments"],
+        {p.key: p for p in load_originals(Path("config/originals/akella2002.yaml"))},
+    )
+)
 
 try:
     AK = akella.study(config, FIDELITY)
@@ -26,10 +37,14 @@ AK_SEARCH = AK_SEARCH_DIR + "/{ak_method}/{ak_search}"
 
 
 def ak_experiment_files(exp: str) -> list[str]:
-    """A search's record (made with the configured method); the index of the point runs of a
-    derivative set or a sweep."""
+    """A search's record (made with the configured method), with a joint search the index of
+    the runs of the paper's NE profile; the index of the point runs of a derivative set or a
+    sweep."""
     if exp in AK.searches:
-        return [f"{AK.search_dir(exp)}/search.json"]
+        # a joint search's step also reads the runs of the paper's NE profile, if published
+        profile = akella_analysis.PROFILE_EXPERIMENT.format(search=exp)
+        runs = [runs_index("akella2002", profile)] if profile in AK.sweeps else []
+        return [f"{AK.search_dir(exp)}/search.json", *runs]
     return [runs_index("akella2002", exp)]
 
 
@@ -123,8 +138,17 @@ rule akella2002_tables:
     benchmark:
         f"benchmarks/akella2002/tables-{FIDELITY}.tsv"
     params:
+        # the settings table reads the experiments' designs only (all of the experiments
+        # would pass the limit of one command-line argument)
         json=lambda w: json.dumps(
-            {"experiments": config["akella2002"]["experiments"], f"figures": AK_FIGURES},
+            {
+                "experiments": {
+                    n: {"design": e["design"]}
+                    for n, e in config["akella2002"]["experiments"].items()
+                    if "design" in e
+                },
+                f"figures": AK_FIGURES,
+            },
             sort_keys=True,
         ),
     shell:

@@ -1303,3 +1303,97 @@ def test_too_few_flows() -> None:
     assert math.isnan(ak.too_few_flows(ns, np.full(5, 0.99), 0.9))
     with pytest.raises(ValueError, match="one utilisation per swept N"):
         ak.too_few_flows(ns, u[:3], 0.9)
+
+
+# ---------------------------------------------------------------------------------------------
+# the joint NE's goodput and loss at the paper's own NE profile
+# ---------------------------------------------------------------------------------------------
+
+
+def fake_profile_point(d: Path, p: aks.Point, seeds: tuple[int, ...], delivered: float) -> None:
+    """Runs of one symmetric point, 10 flows, 10 Mb/s: each flow delivers ``delivered``
+    packets in the 10-s window (+-10 over the seeds) and has 5 of 100 arrivals dropped."""
+    for k, s in enumerate(seeds):
+        run = d / f"s{s}"
+        run.mkdir(parents=True)
+        params = {"n": 10, "bw": 10_000_000, "pkt_size": 1000, "min_rto": 0.2, "seed": s}
+        write_summary(run, params | p.params())
+        got = delivered + (10 if k else -10)
+        rows = ["# flow alpha beta start delivered arrivals drops timeouts srtt rttvar"]
+        rows += [f"{f} 1 0.5 0.1 {got} 100 5 0 0.13 0.01" for f in range(1, 11)]
+        (run / "flows.tsv").write_text("\n".join(rows) + "\n")
+
+
+def test_published_profiles_are_read_from_the_originals() -> None:
+    prof = ak.published_profiles(PUB)
+    # every joint search whose NE goodput the paper gives, and no other
+    joints = {
+        f"{t}_{q}_joint"
+        for fig, (t, q) in aks.NE_FIGURES.items()
+        if "ne_goodput" in ak.PUBLISHED[fig]["joint"]
+    }
+    assert set(prof) == joints
+    for search, (a, b) in prof.items():
+        assert a == PUB[f"text.{search}.alpha_e"].published
+        assert b == PUB[f"text.{search}.beta_e"].published
+    gone = {k: v for k, v in PUB.items() if k != "text.tahoe_red_joint.beta_e"}
+    with pytest.raises(ValueError, match=r"text.tahoe_red_joint.beta_e: .* beta_e not"):
+        ak.published_profiles(gone)
+
+
+def test_published_profile_experiments_pin_the_joint_search_at_the_paper_ne() -> None:
+    cfg = conf.load(conf.config_files())
+    exps = cfg["akella2002"]["experiments"]
+    made = ak.published_profile_experiments(exps, PUB)
+    exp = made["tahoe_red_joint_published_ne"]
+    a, b = (
+        PUB["text.tahoe_red_joint.alpha_e"].published,
+        PUB["text.tahoe_red_joint.beta_e"].published,
+    )
+    joint = exps["tahoe_red_joint"]
+    assert exp["set"] == joint["set"] and exp["family"] == joint["family"]
+    for fid, lv in joint["fidelity"].items():
+        assert exp["fidelity"][fid]["seeds"] == lv["seeds"]
+        assert exp["fidelity"][fid].get("set") == lv.get("set")
+        assert exp["fidelity"][fid]["sweep"] == {
+            "alpha": [a], "beta": [b], "alpha_n": [a], "beta_n": [b]
+        }  # fmt: skip
+    # as the workflow adds them: one symmetric point each, sharing the searches' base and seeds
+    cfg["akella2002"]["experiments"].update(made)
+    st = aks.study(cfg, "paper")
+    assert st.sweeps["tahoe_red_joint_published_ne"] == (aks.symmetric_point("tahoe", "red", a, b),)
+
+
+def test_profile_checks_take_the_paper_profile_and_refuse_any_other(tmp_path: Path) -> None:
+    seeds = (1, 2)
+    a, b = ak.published_profiles(PUB)["sack_red_joint"]
+    at_paper = aks.symmetric_point("sack", "red", a, b)
+    elsewhere = aks.symmetric_point("sack", "red", a + 1, b)
+    fake_profile_point(tmp_path / "other", elsewhere, seeds, 500)
+    fake_profile_point(tmp_path / "paper", at_paper, seeds, 1000)
+    got = ak.profile_checks("fig08", [tmp_path / "other", tmp_path / "paper"], seeds, PUB)
+    # 1000 packets of 1000 bytes in 10 s: 0.8 Mb/s per flow; 5 of 100 arrivals lost
+    assert got == pytest.approx(
+        {
+            "check.text.sack_red_joint.ne_goodput.published_profile": 0.8,
+            "check.text.sack_red_joint.ne_loss.published_profile": 0.05,
+        }
+    )
+    with pytest.raises(ValueError, match="no run of the published NE profile"):
+        ak.profile_checks("fig08", [tmp_path / "other"], seeds, PUB)
+    # a figure whose joint NE goodput is not published has no such check
+    assert ak.profile_checks("fig03", [tmp_path / "paper"], seeds, PUB) == {}
+
+
+@pytest.mark.parametrize("search", ["tahoe_red_joint", "sack_red_joint", "sack_chokeplus_joint"])
+def test_profile_diagnosis_holds_only_where_the_paper_profile_gives_the_paper_value(
+    search: str,
+) -> None:
+    for metric in ("ne_goodput", "ne_loss"):
+        key = f"text.{search}.{metric}"
+        assert DIAG[key].check == f"check.{key}.{ak.PROFILE_CHECK}"
+        pub = float(PUB[key].published)
+        assert outcome(key, pub) == dg.HOLDS
+        # twice (or half) the published value is outside every tolerance of these rows
+        assert outcome(key, 2 * pub) == dg.FAILS
+        assert outcome(key, pub / 2) == dg.FAILS
