@@ -646,3 +646,40 @@ def test_a_reference_is_made_from_runs_never_from_the_bundle() -> None:
     cfg = reference.snakemake_config("akella2002", "paper")
     assert cfg[0] == "--config" and "bundle=off" in cfg
     assert "fidelity=paper" in cfg and "papers=[akella2002]" in cfg
+
+
+def test_rows_derived_again_keep_the_recorded_cost(root: Path, tmp_path: Path) -> None:
+    """``rederive``: after a change that moves analysis steps only, each part's rows come from
+    the numbers of the current build, its cost and commits stay the recorded run's, and the
+    reference (and the report's note) names the build they come from."""
+    import shutil
+
+    shutil.copytree(root / "config", tmp_path / "config")
+    num = tmp_path / "paper" / "generated" / "paper" / "tang" / "numbers-exp2.csv"
+    num.parent.mkdir(parents=True)
+    num.write_text("key,value\ntable4.fast_first.path1_fast.mean,48\n")
+    rows = reference.part_rows(tmp_path, "tang", ["exp2"], "paper")
+    assert [r.verdict for r in rows] == ["ok"]
+    _part(tmp_path, ["exp2"], rows, commit="aaaa1111", wall_s="3600", cpu_s="7000", jobs="124")
+    whole = tmp_path / reference.reference_path("tang", "paper")
+    reference.write(reference.assemble(tmp_path, "tang", "paper"), whole)
+    # the analysis now gives another number from the same runs
+    num.write_text("key,value\ntable4.fast_first.path1_fast.mean,10\n")
+    ref = reference.rederive(tmp_path, "tang", "paper", "cccc3333 2026-11-29")
+    assert [(r.key, r.verdict, r.regenerated) for r in ref.rows] == [
+        ("table4.fast_first.path1_fast.mean", "off", "10")
+    ]
+    assert (ref.meta["commit"], ref.meta["wall_s"], ref.meta["jobs"]) == ("aaaa1111", "3600", "124")
+    assert ref.meta[reference.ROWS_FROM] == "cccc3333 2026-11-29"
+    part = reference.read(tmp_path / reference.part_path("tang", "paper", ["exp2"]))
+    assert part.rows == ref.rows and part.meta[reference.ROWS_FROM] == "cccc3333 2026-11-29"
+    note = latex.reference_note(ref.meta, ref.rows, ref.rows, [])
+    assert "derived again from a later build of the same runs (commit \\texttt{cccc3333}" in note
+    assert "derived again" not in latex.reference_note(part.meta | {"rows_from": ""}, [], [], [])
+    # a whole run's reference: its rows from every numbers file of the paper
+    reference.write(reference.Reference({**META, "paper": "tang"}, rows), whole)
+    ref = reference.rederive(tmp_path, "tang", "paper", "dddd4444 2026-11-30")
+    assert [r.regenerated for r in ref.rows if r.key == "table4.fast_first.path1_fast.mean"] == [
+        "10"
+    ]
+    assert ref.meta["wall_s"] == META["wall_s"] and "parts" not in ref.meta
