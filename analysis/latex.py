@@ -38,7 +38,7 @@ from analysis.compare import (
     fmt_beside,
     fmt_published,
 )
-from analysis.reference import ROWS_FROM
+from analysis.rederive import ROWS_FROM
 
 
 def tex_escape(s: str) -> str:

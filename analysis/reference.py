@@ -16,10 +16,6 @@ Usage::
         paper/reference/parts/PAPER-FIDELITY.S+S.csv, with the rows their numbers decide; then
         the parts are assembled into paper/reference/PAPER-FIDELITY.csv (as ``assemble``)
     python -m analysis.reference assemble PAPER [--fidelity paper]
-    python -m analysis.reference rederive PAPER [--fidelity paper]: after a change that moves
-        analysis steps only, the rows derived again from the current build (made with
-        ``make bundle-update``: the changed jobs from runs, the others from the bundle), the
-        recorded run's cost kept; the reference (and each part) names it in ``rows_from``
     python -m analysis.reference record --paper P --fidelity F --diff paper/generated/F/diff.csv \\
         --commit SHA --ns-id build/ns2/bin/ns.id --wall-s W --cpu-s C --jobs N --date D \\
         [--attempts K] --out CSV
@@ -70,10 +66,7 @@ PARTS_DIR = f"{REFERENCE_DIR}/parts"
 META = ("paper", "fidelity", "commit", "ns_id", "wall_s", "cpu_s", "jobs", "date")
 #: recorded when known: how many Snakemake runs (attempts) the wall and CPU times add up; for
 #: a run made in batches: the steps it holds, those it does not hold yet, and how many parts
-OPTIONAL_META = ("attempts", "steps", "steps_missing", "parts", "runs_from", "rows_from")
-#: a reference whose rows were derived again (``rederive``) from a later build of the same runs:
-#: the commit and date of that build; its times stay those of the run it records
-ROWS_FROM = "rows_from"
+OPTIONAL_META = ("attempts", "steps", "steps_missing", "parts", "runs_from")
 #: one line per attempt of ``make`` (logs/, not committed): a run cut off resumes in the
 #: next attempt, and the reference's times are the sum over all attempts
 LEDGER_COLUMNS = ("started", "commit", "wall_s", "cpu_s", "exit", "how")
@@ -301,9 +294,6 @@ def assemble(root: Path, paper: str, fidelity: str) -> Reference:
         **({"steps_missing": " ".join(not_yet)} if not_yet else {}),
         "parts": str(len(parts)),
     }
-    again = [ref.meta[ROWS_FROM] for ref in parts if ROWS_FROM in ref.meta]
-    if again:
-        meta[ROWS_FROM] = max(again, key=lambda v: v.split()[-1])  # the latest date
     return Reference(meta, sorted(rows.values(), key=lambda r: order.get(r.key, len(order))))
 
 
@@ -315,56 +305,6 @@ def _assemble(root: Path, paper: str, fidelity: str) -> int:
             "remove it first to record this paper in batches"
         )
     _write(assemble(root, paper, fidelity), out)
-    return 0
-
-
-def rederive(root: Path, paper: str, fidelity: str, stamp: str) -> Reference:
-    """PAPER's reference with its rows derived again from the numbers this checkout's build
-    wrote at FIDELITY (``paper/generated/<fidelity>/<paper>/numbers-*.csv``), each part's (or
-    the whole run's) provenance and cost kept and ``rows_from`` set to ``stamp`` (the build's
-    commit and date). For a change that moves analysis steps only, on a paper whose runs take
-    hours: the build made the changed jobs from runs and restored the others from the bundle
-    (``make bundle-update``), so the recorded cost stays that of the run that made them. The
-    parts are rewritten in place; the reference is returned (not written)."""
-    whole = root / reference_path(paper, fidelity)
-    ref = read(whole)
-    if "parts" in ref.meta:
-        for f in sorted((root / PARTS_DIR).glob(f"{paper}-{fidelity}.*.csv")):
-            part = read(f)
-            rows = part_rows(root, paper, part.meta["steps"].split(), fidelity)
-            write(Reference({**part.meta, ROWS_FROM: stamp}, rows), f)
-        return assemble(root, paper, fidelity)
-    gen = root / conf.generated_dir(fidelity) / paper
-    g = gather(root / "config" / "originals", sorted(gen.glob("numbers-*.csv")), [paper])
-    return Reference({**ref.meta, ROWS_FROM: stamp}, g.rows())
-
-
-def _rederive(a: argparse.Namespace) -> int:
-    """``rederive``: only from a clean checkout whose build at the fidelity is current and
-    agrees with the bundle (a dry run with ``bundle=strict`` has nothing to do for PAPER)."""
-    root = Path(__file__).resolve().parent.parent
-    dirty = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no", "--", *TRACKED],
-        cwd=root, capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
-    if dirty:
-        sys.stderr.write(f"reference: uncommitted changes, commit them first:\n{dirty}\n")
-        return 1
-    smk = Path(sys.executable).with_name("snakemake")
-    targets = [*step_targets(root, a.paper, paper_steps(root, a.paper, a.fidelity), a.fidelity)]
-    cfg = ["--config", f"fidelity={a.fidelity}", f"papers=[{a.paper}]", "bundle=strict"]
-    dry = subprocess.run([str(smk), "-n", *targets, *cfg], cwd=root, capture_output=True, text=True)
-    if dry.returncode != 0 or "Nothing to be done" not in dry.stdout + dry.stderr:
-        sys.stderr.write(
-            f"reference: the {a.fidelity}-fidelity build of {a.paper} is not current or not the "
-            "bundle's (make bundle-update first):\n" + (dry.stdout + dry.stderr)[-2000:] + "\n"
-        )
-        return 1
-    commit = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    stamp = f"{commit} {time.strftime('%Y-%m-%d', time.gmtime())}"
-    _write(rederive(root, a.paper, a.fidelity, stamp), root / reference_path(a.paper, a.fidelity))
     return 0
 
 
@@ -614,13 +554,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     s_ = sub.add_parser("assemble", help="assemble a paper's parts into its reference")
     s_.add_argument("paper")
     s_.add_argument("--fidelity", default="paper")
-    d = sub.add_parser(
-        "rederive",
-        help="derive a paper's reference rows again from the current build (made with the "
-        "bundle), keeping the recorded run's cost",
-    )
-    d.add_argument("paper")
-    d.add_argument("--fidelity", default="paper")
     r = sub.add_parser("record", help="record a finished run's diff")
     r.add_argument("--paper", required=True)
     r.add_argument("--fidelity", required=True)
@@ -637,8 +570,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if a.what == "assemble":
             return _assemble(Path.cwd(), a.paper, a.fidelity)
-        if a.what == "rederive":
-            return _rederive(a)
         return _make(a) if a.what == "make" else _record(a)
     except ValueError as e:
         ap.error(str(e))

@@ -11,7 +11,7 @@ import pytest
 
 from analysis import config as conf
 from analysis import diagnosis as dg
-from analysis import latex, reference, report
+from analysis import latex, rederive, reference, report
 from analysis.akella2002_search import PointRunner
 from analysis.compare import Row
 
@@ -663,22 +663,26 @@ def test_rows_derived_again_keep_the_recorded_cost(root: Path, tmp_path: Path) -
     _part(tmp_path, ["exp2"], rows, commit="aaaa1111", wall_s="3600", cpu_s="7000", jobs="124")
     whole = tmp_path / reference.reference_path("tang", "paper")
     reference.write(reference.assemble(tmp_path, "tang", "paper"), whole)
+    assert rederive.ROWS_FROM not in reference.read(whole).meta
     # the analysis now gives another number from the same runs
     num.write_text("key,value\ntable4.fast_first.path1_fast.mean,10\n")
-    ref = reference.rederive(tmp_path, "tang", "paper", "cccc3333 2026-11-29")
+    ref = rederive.rederive(tmp_path, "tang", "paper", "cccc3333 2026-11-29")
     assert [(r.key, r.verdict, r.regenerated) for r in ref.rows] == [
         ("table4.fast_first.path1_fast.mean", "off", "10")
     ]
     assert (ref.meta["commit"], ref.meta["wall_s"], ref.meta["jobs"]) == ("aaaa1111", "3600", "124")
-    assert ref.meta[reference.ROWS_FROM] == "cccc3333 2026-11-29"
+    assert ref.meta[rederive.ROWS_FROM] == "cccc3333 2026-11-29"
+    rederive.write(ref, whole)  # the line is written, and read back
+    assert reference.read(whole).meta[rederive.ROWS_FROM] == "cccc3333 2026-11-29"
+    assert reference.read(whole).rows == ref.rows
     part = reference.read(tmp_path / reference.part_path("tang", "paper", ["exp2"]))
-    assert part.rows == ref.rows and part.meta[reference.ROWS_FROM] == "cccc3333 2026-11-29"
+    assert part.rows == ref.rows and part.meta[rederive.ROWS_FROM] == "cccc3333 2026-11-29"
     note = latex.reference_note(ref.meta, ref.rows, ref.rows, [])
     assert "derived again from a later build of the same runs (commit \\texttt{cccc3333}" in note
     assert "derived again" not in latex.reference_note(part.meta | {"rows_from": ""}, [], [], [])
     # a whole run's reference: its rows from every numbers file of the paper
     reference.write(reference.Reference({**META, "paper": "tang"}, rows), whole)
-    ref = reference.rederive(tmp_path, "tang", "paper", "dddd4444 2026-11-30")
+    ref = rederive.rederive(tmp_path, "tang", "paper", "dddd4444 2026-11-30")
     assert [r.regenerated for r in ref.rows if r.key == "table4.fast_first.path1_fast.mean"] == [
         "10"
     ]
