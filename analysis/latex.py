@@ -38,7 +38,6 @@ from analysis.compare import (
     fmt_beside,
     fmt_published,
 )
-from analysis.rederive import ROWS_FROM
 
 
 def tex_escape(s: str) -> str:
@@ -157,7 +156,6 @@ def reference_note(
     if "parts" in meta:
         over = f" in all over {n} runs in {tex_escape(meta['parts'])} batches of steps"
     not_yet = meta.get("steps_missing", "")
-    again = meta.get(ROWS_FROM, "")
     out = [
         f"\\paragraph{{At {fid} fidelity.}} The last two columns of the table below are a "
         f"recorded run of this paper at {fid} fidelity (\\texttt{{paper/reference/}}), not this "
@@ -170,17 +168,6 @@ def reference_note(
                 "over the rows it holds. "
             ]
             if not_yet
-            else []
-        ),
-        *(
-            [
-                "Its rows were derived again from a later build of the same runs (commit "
-                f"\\texttt{{{tex_escape(again.split()[0][:12])}}}, "
-                f"{tex_escape(again.split()[-1])}), which made the changed analysis steps from "
-                "runs and restored the other jobs from the bundle; the times are the recorded "
-                "run's. "
-            ]
-            if again
             else []
         ),
         f"Published results ok / off / missing: {' / '.join(str(here[v]) for v in MARK)} here, "

@@ -6,8 +6,8 @@ without changing the runs. On a paper whose runs take hours, ``make bundle-updat
 such a change at paper fidelity in minutes: the changed jobs made from runs, the unchanged ones
 restored from the bundle. This module rewrites the paper's reference (each part of it, for a
 paper recorded in batches) with the rows of that build, keeps each part's recorded commit,
-times and jobs, and adds ``# rows_from: <commit> <date>``, the build the rows come from; the
-report's note on the reference says so (analysis.latex.reference_note).
+times and jobs, appends the build's commit to its commits (the code that made its numbers)
+and adds ``# rows_from: <commit> <date>``, the build the rows come from.
 
     python -m analysis.rederive PAPER [--fidelity paper]
 
@@ -16,8 +16,8 @@ bundle's: a dry run of the paper's steps with ``bundle=strict`` must have nothin
 later ``reference make --steps`` records its part anew (without ``rows_from``) and assembles
 the reference from the parts, so the assembled file names ``rows_from`` only while a part does.
 
-Kept apart from analysis.reference, which every analysis step that compares imports: a change
-here leaves their provenance, and so the bundle, as it is.
+Kept apart from analysis.reference and analysis.latex, which analysis steps and diagrams
+import: a change here leaves their provenance, and so the bundle, as it is.
 """
 
 from __future__ import annotations
@@ -47,22 +47,29 @@ def write(ref: ref_mod.Reference, out: Path) -> None:
         out.write_text("".join([*lines[:k], f"# {ROWS_FROM}: {stamp}\n", *lines[k:]]))
 
 
+def _stamped(meta: dict[str, str], stamp: str) -> dict[str, str]:
+    """``meta`` with the build's commit (the first word of ``stamp``) last among its commits
+    and ``rows_from`` = ``stamp``; times, jobs and the rest as recorded."""
+    commits = [*meta["commit"].split(), stamp.split()[0]]
+    return {**meta, "commit": " ".join(dict.fromkeys(commits)), ROWS_FROM: stamp}
+
+
 def rederive(root: Path, paper: str, fidelity: str, stamp: str) -> ref_mod.Reference:
     """PAPER's reference with its rows derived again from the numbers this checkout's build
     wrote at FIDELITY (``paper/generated/<fidelity>/<paper>/numbers-*.csv``), each part's (or
-    the whole run's) provenance and cost kept and ``rows_from`` set to ``stamp`` (the build's
-    commit and date). The parts are rewritten in place; the reference is returned."""
+    the whole run's) cost kept, ``stamp`` (the build's commit and date) added
+    (:func:`_stamped`). The parts are rewritten in place; the reference is returned."""
     whole = ref_mod.read(root / ref_mod.reference_path(paper, fidelity))
     if "parts" in whole.meta:
         for f in sorted((root / ref_mod.PARTS_DIR).glob(f"{paper}-{fidelity}.*.csv")):
             part = ref_mod.read(f)
             rows = ref_mod.part_rows(root, paper, part.meta["steps"].split(), fidelity)
-            write(ref_mod.Reference({**part.meta, ROWS_FROM: stamp}, rows), f)
+            write(ref_mod.Reference(_stamped(part.meta, stamp), rows), f)
         out = ref_mod.assemble(root, paper, fidelity)
         return ref_mod.Reference({**out.meta, ROWS_FROM: stamp}, out.rows)
     gen = root / conf.generated_dir(fidelity) / paper
     g = gather(root / "config" / "originals", sorted(gen.glob("numbers-*.csv")), [paper])
-    return ref_mod.Reference({**whole.meta, ROWS_FROM: stamp}, g.rows())
+    return ref_mod.Reference(_stamped(whole.meta, stamp), g.rows())
 
 
 def current(root: Path, paper: str, fidelity: str) -> str | None:
