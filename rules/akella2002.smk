@@ -12,7 +12,7 @@
 # to results/akella2002/search/<fidelity>/<method>/<search>/search.json (the method, full or
 # adaptive, is a wildcard: the configured one feeds the report, the other can be asked for,
 # as bench/ne-search does). A killed search job resumes from the runs it finished.
-from analysis import akella2002 as akella_analysis
+from analysis import akella2002_profiles as akella_profiles
 from analysis import akella2002_search as akella
 from analysis.compare import load_originals
 
@@ -20,7 +20,7 @@ from analysis.compare import load_originals
 # loss rows): each joint search's experiment with every flow at the published (alpha_E,
 # beta_E), made here from the originals, so no published number is typed into the config
 config["akella2002"]["experiments"].update(
-    akella_analysis.published_profile_experiments(
+    akella_profiles.published_profile_experiments(
         config["akella2002"]["experiments"],
         {p.key: p for p in load_originals(Path("config/originals/akella2002.yaml"))},
     )
@@ -37,14 +37,10 @@ AK_SEARCH = AK_SEARCH_DIR + "/{ak_method}/{ak_search}"
 
 
 def ak_experiment_files(exp: str) -> list[str]:
-    """A search's record (made with the configured method), with a joint search the index of
-    the runs of the paper's NE profile; the index of the point runs of a derivative set or a
-    sweep."""
+    """A search's record (made with the configured method); the index of the point runs of a
+    derivative set or a sweep."""
     if exp in AK.searches:
-        # a joint search's step also reads the runs of the paper's NE profile, if published
-        profile = akella_analysis.PROFILE_EXPERIMENT.format(search=exp)
-        runs = [runs_index("akella2002", profile)] if profile in AK.sweeps else []
-        return [f"{AK.search_dir(exp)}/search.json", *runs]
+        return [f"{AK.search_dir(exp)}/search.json"]
     return [runs_index("akella2002", exp)]
 
 
@@ -115,16 +111,26 @@ rule akella2002_search:
         + RESTORE_END + LOGGED
 
 
+# the runs at the paper's joint NE profiles, of each joint search made at this fidelity
+AK_PROFILES = [
+    runs_index("akella2002", akella_profiles.PROFILE_EXPERIMENT.format(search=s))
+    for s in sorted(AK.searches)
+    if akella_profiles.PROFILE_EXPERIMENT.format(search=s) in AK.sweeps
+]
+
+
 rule akella2002_tables:
     """The searches' summary table (NE, iterations, runs vs an exhaustive grid), the joint
     searches by start order against the published rows, and the search settings with their
-    provenance."""
+    provenance; its numbers are diagnosis checks (the beta-first searches' NE, the joint NE's
+    goodput and loss at the paper's own NE profiles)."""
     input:
         searches=[
             f"{AK.search_dir(s)}/search.json"
             for s in sorted(AK.searches)
             if not AK.searches[s].variant and AK.searches[s].queue in akella.PAPER_QUEUES
         ],
+        profiles=AK_PROFILES,
         originals="config/originals/akella2002.yaml",
         code=code("analysis.plots.akella2002"),
     output:
@@ -151,11 +157,14 @@ rule akella2002_tables:
             },
             sort_keys=True,
         ),
+        profile_runs=" ".join(s for f in AK_PROFILES for s in summaries(f)),
+        pin=runs_pin(AK_PROFILES),
     shell:
         "python -m analysis.plots.akella2002 tables --params {params.json:q} "
         "--searches-tex {output.searches} --settings-tex {output.settings} "
         "--figures-tex {output.figures} --joint-order-tex {output.joint_order} "
-        "--originals {input.originals} --inputs {input.searches} --numbers {output.numbers}"
+        "--originals {input.originals} --inputs {input.searches} --numbers {output.numbers} "
+        "--profile-runs {params.profile_runs}"
         + LOGGED
 
 

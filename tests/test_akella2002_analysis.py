@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 
 from analysis import akella2002 as ak
+from analysis import akella2002_profiles as profiles
 from analysis import akella2002_search as aks
 from analysis import config as conf
 from analysis import diagnosis as dg
@@ -1325,7 +1326,7 @@ def fake_profile_point(d: Path, p: aks.Point, seeds: tuple[int, ...], delivered:
 
 
 def test_published_profiles_are_read_from_the_originals() -> None:
-    prof = ak.published_profiles(PUB)
+    prof = profiles.published_profiles(PUB)
     # every joint search whose NE goodput the paper gives, and no other
     joints = {
         f"{t}_{q}_joint"
@@ -1338,13 +1339,13 @@ def test_published_profiles_are_read_from_the_originals() -> None:
         assert b == PUB[f"text.{search}.beta_e"].published
     gone = {k: v for k, v in PUB.items() if k != "text.tahoe_red_joint.beta_e"}
     with pytest.raises(ValueError, match=r"text.tahoe_red_joint.beta_e: .* beta_e not"):
-        ak.published_profiles(gone)
+        profiles.published_profiles(gone)
 
 
 def test_published_profile_experiments_pin_the_joint_search_at_the_paper_ne() -> None:
     cfg = conf.load(conf.config_files())
     exps = cfg["akella2002"]["experiments"]
-    made = ak.published_profile_experiments(exps, PUB)
+    made = profiles.published_profile_experiments(exps, PUB)
     exp = made["tahoe_red_joint_published_ne"]
     a, b = (
         PUB["text.tahoe_red_joint.alpha_e"].published,
@@ -1366,12 +1367,12 @@ def test_published_profile_experiments_pin_the_joint_search_at_the_paper_ne() ->
 
 def test_profile_checks_take_the_paper_profile_and_refuse_any_other(tmp_path: Path) -> None:
     seeds = (1, 2)
-    a, b = ak.published_profiles(PUB)["sack_red_joint"]
+    a, b = profiles.published_profiles(PUB)["sack_red_joint"]
     at_paper = aks.symmetric_point("sack", "red", a, b)
     elsewhere = aks.symmetric_point("sack", "red", a + 1, b)
     fake_profile_point(tmp_path / "other", elsewhere, seeds, 500)
     fake_profile_point(tmp_path / "paper", at_paper, seeds, 1000)
-    got = ak.profile_checks("fig08", [tmp_path / "other", tmp_path / "paper"], seeds, PUB)
+    got = profiles.profile_checks("fig08", [tmp_path / "other", tmp_path / "paper"], seeds, PUB)
     # 1000 packets of 1000 bytes in 10 s: 0.8 Mb/s per flow; 5 of 100 arrivals lost
     assert got == pytest.approx(
         {
@@ -1380,9 +1381,14 @@ def test_profile_checks_take_the_paper_profile_and_refuse_any_other(tmp_path: Pa
         }
     )
     with pytest.raises(ValueError, match="no run of the published NE profile"):
-        ak.profile_checks("fig08", [tmp_path / "other"], seeds, PUB)
+        profiles.profile_checks("fig08", [tmp_path / "other"], seeds, PUB)
     # a figure whose joint NE goodput is not published has no such check
-    assert ak.profile_checks("fig03", [tmp_path / "paper"], seeds, PUB) == {}
+    assert profiles.profile_checks("fig03", [tmp_path / "paper"], seeds, PUB) == {}
+    # from the runs' summary.json, as the tables rule gives them
+    summaries = [tmp_path / d / f"s{k}" / "summary.json" for d in ("other", "paper") for k in seeds]
+    assert profiles.checks_of_runs(["fig03", "fig08"], summaries, PUB) == got
+    with pytest.raises(ValueError, match="fig11: no run of the published NE profile"):
+        profiles.checks_of_runs(["fig08", "fig11"], summaries, PUB)
 
 
 @pytest.mark.parametrize("search", ["tahoe_red_joint", "sack_red_joint", "sack_chokeplus_joint"])
@@ -1391,7 +1397,7 @@ def test_profile_diagnosis_holds_only_where_the_paper_profile_gives_the_paper_va
 ) -> None:
     for metric in ("ne_goodput", "ne_loss"):
         key = f"text.{search}.{metric}"
-        assert DIAG[key].check == f"check.{key}.{ak.PROFILE_CHECK}"
+        assert DIAG[key].check == f"check.{key}.{profiles.PROFILE_CHECK}"
         pub = float(PUB[key].published)
         assert outcome(key, pub) == dg.HOLDS
         # twice (or half) the published value is outside every tolerance of these rows
