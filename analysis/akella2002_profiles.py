@@ -7,7 +7,10 @@ experiments ``<search>_published_ne`` (:func:`published_profile_experiments`; th
 them, rules/akella2002.smk, from the originals: no published number is typed into the config)
 run the joint search's set-up with every flow at the paper's (alpha_E, beta_E);
 :func:`profile_checks` gives their per-flow goodput and loss as ``check.<key>.published_profile``
-(written by the rule akella2002_tables with its numbers).
+(rule akella2002_profiles, one job, bundled: numbers-profiles.csv).
+
+    python -m analysis.akella2002_profiles --figures fig07 ... --runs <summary.json> ... \
+        --originals config/originals/akella2002.yaml --numbers numbers-profiles.csv
 
 Apart from analysis.akella2002, whose every analysis step the bundle pins by its code: a check
 added here leaves them, and the searches, as they are.
@@ -15,12 +18,15 @@ added here leaves them, and the searches, as they are.
 
 from __future__ import annotations
 
+import argparse
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from analysis.akella2002 import PUBLISHED, number_key
 from analysis.akella2002_search import NE_FIGURES, profile_metrics, read_point_rows
-from analysis.compare import Published
+from analysis.compare import Published, load_originals
+from analysis.outputs import write_numbers
 
 #: The check of a joint NE's published goodput and loss at the paper's own NE profile: the same
 #: metric of our runs with every flow at the published (alpha_E, beta_E), ``check.<key>.<this>``
@@ -109,3 +115,27 @@ def checks_of_runs(
     for figure in figures:
         out.update(profile_checks(figure, dirs, seeds, published))
     return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m analysis.akella2002_profiles",
+        description="the joint NE's goodput and loss at the paper's own NE profiles: "
+        "check.<key>.published_profile of each figure given, from the runs at those profiles",
+    )
+    ap.add_argument("--figures", nargs="+", required=True, choices=sorted(NE_FIGURES))
+    ap.add_argument("--runs", type=Path, nargs="+", required=True, help="the runs' summary.json")
+    ap.add_argument("--originals", type=Path, required=True)
+    ap.add_argument("--numbers", type=Path, required=True)
+    a = ap.parse_args(argv)
+    published = {p.key: p for p in load_originals(a.originals)}
+    try:
+        checks = checks_of_runs(a.figures, a.runs, published)
+    except ValueError as e:
+        ap.error(str(e))
+    write_numbers(checks, a.numbers)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -111,26 +111,64 @@ rule akella2002_search:
         + RESTORE_END + LOGGED
 
 
-# the runs at the paper's joint NE profiles, of each joint search made at this fidelity
-AK_PROFILES = [
-    runs_index("akella2002", akella_profiles.PROFILE_EXPERIMENT.format(search=s))
-    for s in sorted(AK.searches)
-    if akella_profiles.PROFILE_EXPERIMENT.format(search=s) in AK.sweeps
+# the joint NE at the paper's own profile (analysis.akella2002_profiles): the figures whose
+# joint search is made at this fidelity and has a profile experiment, and those runs
+AK_PROFILE_FIGURES = [
+    f
+    for f, (t, q) in akella.NE_FIGURES.items()
+    if f"{t}_{q}_joint" in AK.searches
+    and akella_profiles.PROFILE_EXPERIMENT.format(search=f"{t}_{q}_joint") in AK.sweeps
 ]
+AK_PROFILES = [
+    runs_index("akella2002", akella_profiles.PROFILE_EXPERIMENT.format(search=f"{t}_{q}_joint"))
+    for t, q in (akella.NE_FIGURES[f] for f in AK_PROFILE_FIGURES)
+]
+AK_PROFILES_KEY = "profiles:akella2002"  # its key in the bundle (rules/bundle.smk)
+AK_PROFILES_NUMBERS = f"{GEN}/akella2002/numbers-profiles.csv"
+if AK_PROFILE_FIGURES:
+    REPORT_EXTRA["akella2002"] += [AK_PROFILES_NUMBERS]
+
+
+rule akella2002_profiles:
+    """The check values of the joint NE's goodput and loss rows: the per-flow goodput and loss
+    of the runs with every flow at the paper's (alpha_E, beta_E), one number each (or all of
+    them from the bundle)."""
+    input:
+        unpack(
+            lambda w: restore_inputs(originals="config/originals/akella2002.yaml")
+            if restoring(AK_PROFILES_KEY)
+            else {
+                "runs": AK_PROFILES,
+                "originals": "config/originals/akella2002.yaml",
+                "code": code("analysis.akella2002_profiles"),
+            }
+        ),
+    output:
+        numbers=AK_PROFILES_NUMBERS,
+    log:
+        f"logs/akella2002/profiles-{FIDELITY}.log",
+    params:
+        figures=" ".join(AK_PROFILE_FIGURES),
+        runs=" ".join(s for f in AK_PROFILES for s in summaries(f)),
+        pin=runs_pin(AK_PROFILES),
+        restore=lambda w: restore_cmd(AK_PROFILES_KEY),
+    shell:
+        RESTORE_OR
+        + "python -m analysis.akella2002_profiles --figures {params.figures} --runs "
+        "{params.runs} --originals {input.originals} --numbers {output.numbers}"
+        + RESTORE_END + LOGGED
 
 
 rule akella2002_tables:
     """The searches' summary table (NE, iterations, runs vs an exhaustive grid), the joint
     searches by start order against the published rows, and the search settings with their
-    provenance; its numbers are diagnosis checks (the beta-first searches' NE, the joint NE's
-    goodput and loss at the paper's own NE profiles)."""
+    provenance."""
     input:
         searches=[
             f"{AK.search_dir(s)}/search.json"
             for s in sorted(AK.searches)
             if not AK.searches[s].variant and AK.searches[s].queue in akella.PAPER_QUEUES
         ],
-        profiles=AK_PROFILES,
         originals="config/originals/akella2002.yaml",
         code=code("analysis.plots.akella2002"),
     output:
@@ -157,14 +195,11 @@ rule akella2002_tables:
             },
             sort_keys=True,
         ),
-        profile_runs=" ".join(s for f in AK_PROFILES for s in summaries(f)),
-        pin=runs_pin(AK_PROFILES),
     shell:
         "python -m analysis.plots.akella2002 tables --params {params.json:q} "
         "--searches-tex {output.searches} --settings-tex {output.settings} "
         "--figures-tex {output.figures} --joint-order-tex {output.joint_order} "
-        "--originals {input.originals} --inputs {input.searches} --numbers {output.numbers} "
-        "--profile-runs {params.profile_runs}"
+        "--originals {input.originals} --inputs {input.searches} --numbers {output.numbers}"
         + LOGGED
 
 

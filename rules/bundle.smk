@@ -89,6 +89,12 @@ def bundle_job(key: str) -> tuple:
         code_files = code("analysis.akella2002_search")
         upstream = []
         outputs = [f"{AK_SEARCH_DIR}/{method}/{name}/search.json"]
+    elif kind == "profiles":  # rules/akella2002.smk akella2002_profiles
+        paper = "akella2002"
+        params = {"pin": runs_pin(AK_PROFILES), "figures": AK_PROFILE_FIGURES}
+        code_files = [*code("analysis.akella2002_profiles"), f"config/originals/{paper}.yaml"]
+        upstream = []
+        outputs = [AK_PROFILES_NUMBERS]
     elif kind == "diagram":
         paper = target.split("/")[0]
         w = SimpleNamespace(target=target)
@@ -161,7 +167,7 @@ def restore_inputs(**same) -> dict:
 
 
 # every job the bundle of this fidelity holds: the analysis steps and claims the report
-# needs, every search and every diagram
+# needs, every search and every diagram, and Akella's checks at the paper's NE profiles
 BUNDLE_JOBS = sorted(
     {
         _step_key(p, it.step)
@@ -170,6 +176,7 @@ BUNDLE_JOBS = sorted(
         if active(it) and (it.step == "claims" or not it.rule)
     }
     | ({f"search:akella2002/{AK.search(s).method}/{s}" for s in AK.searches} if "akella2002" in PAPERS else set())
+    | ({AK_PROFILES_KEY} if "akella2002" in PAPERS and AK_PROFILE_FIGURES else set())
     | {f"diagram:{t}" for t in DIAGRAMS}
 )
 

@@ -25,7 +25,6 @@ import numpy as np
 import pandas as pd
 
 from analysis import akella2002 as ak
-from analysis import akella2002_profiles as profiles
 from analysis import cli
 from analysis.akella2002_search import PAPER
 from analysis.compare import Published, load_originals
@@ -658,25 +657,16 @@ def sensitivity(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
 def tables(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
     """The searches' summary, the joint searches by start order, the search settings with
     their provenance (``--params`` key ``experiments``) and the marks of the figures made at
-    this fidelity (``--params`` key ``figures``); record files in ``--inputs``. Its numbers
-    are diagnosis checks: the beta-first joint searches' NE, and the joint NE's goodput and
-    loss at the paper's own NE profiles (``--profile-runs``, analysis.akella2002_profiles)."""
+    this fidelity (``--params`` key ``figures``); record files in ``--inputs``."""
     cli.need(ap, a, "--searches-tex", "--settings-tex", "--originals")
     docs = [json.loads(p.read_text()) for p in a.inputs]
     a.searches_tex.parent.mkdir(parents=True, exist_ok=True)
     a.searches_tex.write_text(searches_tex(docs))
-    checks: dict[str, float] = {}
     if a.joint_order_tex:
         rows = ak.joint_order_rows({d["search"]: d for d in docs}, _pub(a.originals))
         a.joint_order_tex.write_text(joint_order_tex(rows, ak.joint_order_summary(rows)))
-        # the checks of the joint rows' diagnoses: the beta-first search's NE
-        checks.update(ak.joint_order_check_values(rows))
-    if a.profile_runs:  # and the joint NE's goodput and loss at the paper's own NE profile
-        joints = {d["search"] for d in docs}
-        figs = [f for f, (t, q) in ak.NE_FIGURES.items() if f"{t}_{q}_joint" in joints]
-        checks.update(profiles.checks_of_runs(figs, a.profile_runs, _pub(a.originals)))
-    if a.numbers:
-        write_numbers(checks, a.numbers)
+        if a.numbers:  # the checks of the joint rows' diagnoses: the beta-first search's NE
+            write_numbers(ak.joint_order_check_values(rows), a.numbers)
     experiments = cli.param(ap, a, "experiments")
     a.settings_tex.write_text(settings_tex({PAPER: {"experiments": experiments}}))
     if a.figures_tex:
@@ -705,13 +695,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--settings-tex", type=Path)
     ap.add_argument("--joint-order-tex", type=Path, help="joint searches by start order")
     ap.add_argument("--figures-tex", type=Path, help="marks the figures made at this fidelity")
-    ap.add_argument(
-        "--profile-runs",
-        type=Path,
-        nargs="*",
-        default=[],
-        help="tables: summary.json of the runs at the paper's joint NE profiles",
-    )
     ap.add_argument("--tidy-out", type=Path, help="sensitivity: its tidy table")
     ap.add_argument("--checks", type=Path, help="sensitivity: our robustness checks")
     a = cli.parse(ap, argv)
