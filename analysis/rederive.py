@@ -49,8 +49,10 @@ def write(ref: ref_mod.Reference, out: Path) -> None:
 
 def _stamped(meta: dict[str, str], stamp: str) -> dict[str, str]:
     """``meta`` with the build's commit (the first word of ``stamp``) last among its commits
-    and ``rows_from`` = ``stamp``; times, jobs and the rest as recorded."""
-    commits = [*meta["commit"].split(), stamp.split()[0]]
+    and ``rows_from`` = ``stamp``; times, jobs and the rest as recorded. An earlier
+    ``rows_from``'s commit, which made the rows replaced, leaves the list."""
+    earlier = meta.get(ROWS_FROM, "").split()[:1]
+    commits = [*(c for c in meta["commit"].split() if c not in earlier), stamp.split()[0]]
     return {**meta, "commit": " ".join(dict.fromkeys(commits)), ROWS_FROM: stamp}
 
 

@@ -681,6 +681,10 @@ def test_rows_derived_again_keep_the_recorded_cost(root: Path, tmp_path: Path) -
     assert part.rows == ref.rows and part.meta[rederive.ROWS_FROM] == "cccc3333 2026-11-29"
     note = latex.reference_note(ref.meta, ref.rows, ref.rows, [])
     assert "commits \\texttt{aaaa1111}, \\texttt{cccc3333}" in note
+    # derived again once more: the commit of the rows replaced leaves the list
+    again = rederive.rederive(tmp_path, "tang", "paper", "eeee5555 2026-11-30")
+    assert again.meta["commit"] == "aaaa1111 eeee5555"
+    assert again.meta[rederive.ROWS_FROM] == "eeee5555 2026-11-30"
     # a whole run's reference: its rows from every numbers file of the paper
     reference.write(reference.Reference({**META, "paper": "tang"}, rows), whole)
     ref = rederive.rederive(tmp_path, "tang", "paper", "dddd4444 2026-11-30")
