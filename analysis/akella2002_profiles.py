@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from analysis.akella2002 import PUBLISHED, number_key
+from analysis.akella2002 import _points as points_of_runs
 from analysis.akella2002_search import NE_FIGURES, profile_metrics, read_point_rows
 from analysis.compare import Published, load_originals
 from analysis.outputs import write_numbers
@@ -109,8 +110,7 @@ def checks_of_runs(
 ) -> dict[str, float]:
     """:func:`profile_checks` of each of ``figures`` (those whose joint search was made), from
     the summary.json of the profile experiments' runs (``<point>/s<seed>/summary.json``)."""
-    dirs = list(dict.fromkeys(Path(s).parent.parent for s in summaries))
-    seeds = list(dict.fromkeys(int(Path(s).parent.name[1:]) for s in summaries))
+    dirs, seeds = points_of_runs(summaries)
     out: dict[str, float] = {}
     for figure in figures:
         out.update(profile_checks(figure, dirs, seeds, published))
