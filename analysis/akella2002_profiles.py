@@ -1,4 +1,5 @@
-"""The joint NE's goodput and loss at the paper's own NE profile (docs/akella2002.md A22).
+"""The joint NE at the paper's own NE profile: its goodput and loss (docs/akella2002.md A22),
+and whether the paper's beta_E is an equilibrium of our network (A23).
 
 Sec 4.2.1, 4.3.1-4.3.3 and 5.1 give each joint equilibrium as a profile (alpha_E, beta_E)
 with the goodput and loss rate at it. A regenerated row can differ because our search stops at
@@ -9,8 +10,16 @@ run the joint search's set-up with every flow at the paper's (alpha_E, beta_E);
 :func:`profile_checks` gives their per-flow goodput and loss as ``check.<key>.published_profile``
 (rule akella2002_profiles, one job, bundled: numbers-profiles.csv).
 
+A joint search can also stop at another beta_E than the paper's when both pass the paper's stop
+rule (Sec 4.1: the search stops when the best reply is the current value). The searches
+``<tcp>_<queue>_beta_at_ne`` (:func:`published_start_experiments`, made by the workflow for the
+rows whose diagnosis names the check, :func:`start_joints`) are beta best-response searches
+with every flow's alpha at the paper's alpha_E, started at its beta_E; :func:`start_checks`
+gives their beta_E as ``check.<key>.published_start``.
+
     python -m analysis.akella2002_profiles --figures fig07 ... --runs <summary.json> ... \
-        --originals config/originals/akella2002.yaml --numbers numbers-profiles.csv
+        [--searches <search.json> ...] --originals config/originals/akella2002.yaml \
+        --numbers numbers-profiles.csv
 
 Apart from analysis.akella2002, whose every analysis step the bundle pins by its code: a check
 added here leaves them, and the searches, as they are.
@@ -19,14 +28,16 @@ added here leaves them, and the searches, as they are.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from analysis.akella2002 import PUBLISHED, number_key
 from analysis.akella2002 import _points as points_of_runs
 from analysis.akella2002_search import NE_FIGURES, profile_metrics, read_point_rows
 from analysis.compare import Published, load_originals
+from analysis.diagnosis import CHECK_PREFIX, Diagnosis
 from analysis.outputs import write_numbers
 
 #: The check of a joint NE's published goodput and loss at the paper's own NE profile: the same
@@ -35,6 +46,13 @@ PROFILE_CHECK = "published_profile"
 #: The experiment that simulates a joint search's published NE profile (made by the workflow,
 #: rules/akella2002.smk, from the search's experiment and the originals: never typed)
 PROFILE_EXPERIMENT = "{search}_published_ne"
+#: The check of a joint NE's published beta_E: the beta_E of our beta best-response search with
+#: every flow's alpha at the published alpha_E, started at the published beta_E,
+#: ``check.<key>.<this>``
+START_CHECK = "published_start"
+#: That search's experiment (made by the workflow from the joint search's experiment and the
+#: originals, for the rows whose diagnosis names the check: never typed)
+START_SEARCH = "{tcp}_{queue}_beta_at_ne"
 
 
 def published_profiles(published: Mapping[str, Published]) -> dict[str, tuple[float, float]]:
@@ -53,6 +71,18 @@ def published_profiles(published: Mapping[str, Published]) -> dict[str, tuple[fl
                 raise ValueError(f"{key}: the joint NE's goodput is published, its {metric} not")
             ab.append(float(published[key].published))  # type: ignore[arg-type]
         out[f"{tcp}_{queue}_joint"] = (ab[0], ab[1])
+    return out
+
+
+def published_ne(published: Mapping[str, Published]) -> dict[str, tuple[float, float]]:
+    """{joint search: (alpha_E, beta_E) the paper reports} for every joint search whose NE the
+    paper gives (both numbers), whether or not it gives the goodput there."""
+    out: dict[str, tuple[float, float]] = {}
+    for figure, (tcp, queue) in NE_FIGURES.items():
+        keys = [number_key(figure, "joint", m) for m in ("alpha_e", "beta_e")]
+        if all(k in published for k in keys):
+            a, b = (float(published[k].published) for k in keys)  # type: ignore[arg-type]
+            out[f"{tcp}_{queue}_joint"] = (a, b)
     return out
 
 
@@ -76,6 +106,73 @@ def published_profile_experiments(
                 for fid, lv in exp["fidelity"].items()
             },
         }
+    return out
+
+
+def start_joints(diagnoses: Iterable[Diagnosis]) -> list[str]:
+    """The joint searches whose beta_E row has a diagnosis that names the published-start
+    check (``check.text.<joint>.beta_e.published_start``): the searches
+    :func:`published_start_experiments` makes. ValueError for the check named on another row."""
+    out: set[str] = set()
+    for d in diagnoses:
+        if not d.check.endswith(f".{START_CHECK}"):
+            continue
+        row = d.check[len(CHECK_PREFIX) : -len(START_CHECK) - 1]
+        parts = row.split(".")
+        if row != d.key or len(parts) != 3 or parts[0] != "text" or parts[2] != "beta_e":
+            raise ValueError(
+                f"{d.key}: the check {d.check} is a joint NE's beta_E at the paper's NE "
+                "(check.text.<joint search>.beta_e.published_start, on that row)"
+            )
+        out.add(parts[1])
+    return sorted(out)
+
+
+def published_start_experiments(
+    experiments: Mapping[str, Mapping],
+    published: Mapping[str, Published],
+    joints: Iterable[str],
+) -> dict[str, dict]:
+    """For each of ``joints`` (joint searches with a published NE profile), a beta
+    best-response search (Sec 4.1's beta set-up, the joint search's settings, grids, seeds and
+    runs) with every flow's alpha at the paper's alpha_E, started with every flow at its
+    beta_E. ValueError for a joint search the paper gives no NE profile of."""
+    profiles = published_ne(published)
+    out: dict[str, dict] = {}
+    for search in joints:
+        if search not in profiles:
+            raise ValueError(f"{search}: the paper gives no joint NE profile of this search")
+        a, b = profiles[search]
+        exp = experiments[search]
+        tcp, queue = exp["set"]["tcp"], exp["set"]["queue"]
+        out[START_SEARCH.format(tcp=tcp, queue=queue)] = {
+            "family": exp["family"],
+            "title": f"{exp['title']}: beta search from the paper's NE (alpha, beta) = "
+            f"({a:g}, {b:g}), every flow's alpha at {a:g}",
+            "set": {**exp["set"], "alpha": a, "beta": b, "alpha_n": a, "beta_n": b},
+            "design": {**exp["design"], "search": "beta"},
+            "fidelity": exp["fidelity"],
+        }
+    return out
+
+
+def start_checks(
+    records: Sequence[Mapping], published: Mapping[str, Published]
+) -> dict[str, float]:
+    """``check.text.<joint>.beta_e.published_start``: the beta_E of each record, a finished
+    :data:`START_SEARCH` search (none for one that did not converge: its last pick is no
+    equilibrium). ValueError for a record of any other search or start."""
+    profiles = published_ne(published)
+    out: dict[str, float] = {}
+    for r in records:
+        tcp, queue, name = str(r["tcp"]), str(r["queue"]), str(r["search"])
+        joint = f"{tcp}_{queue}_joint"
+        if name != START_SEARCH.format(tcp=tcp, queue=queue) or r["mode"] != "beta":
+            raise ValueError(f"{name}: not a beta search from the paper's joint NE")
+        if joint not in profiles or tuple(map(float, r["spec"]["start"])) != profiles[joint]:
+            raise ValueError(f"{name}: not started at the paper's joint NE profile of {joint}")
+        if r["converged"]:
+            out[f"check.text.{joint}.beta_e.{START_CHECK}"] = float(r["beta_e"])
     return out
 
 
@@ -120,17 +217,23 @@ def checks_of_runs(
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m analysis.akella2002_profiles",
-        description="the joint NE's goodput and loss at the paper's own NE profiles: "
-        "check.<key>.published_profile of each figure given, from the runs at those profiles",
+        description="the joint NE at the paper's own NE profiles: check.<key>.published_profile "
+        "of each figure given, from the runs at those profiles, and "
+        "check.<key>.published_start of each beta search from them given",
     )
     ap.add_argument("--figures", nargs="+", required=True, choices=sorted(NE_FIGURES))
     ap.add_argument("--runs", type=Path, nargs="+", required=True, help="the runs' summary.json")
+    ap.add_argument(
+        "--searches", type=Path, nargs="*", default=[], help="the beta_at_ne searches' records"
+    )
     ap.add_argument("--originals", type=Path, required=True)
     ap.add_argument("--numbers", type=Path, required=True)
     a = ap.parse_args(argv)
     published = {p.key: p for p in load_originals(a.originals)}
     try:
         checks = checks_of_runs(a.figures, a.runs, published)
+        records = [json.loads(p.read_text()) for p in a.searches]
+        checks.update(start_checks(records, published))
     except ValueError as e:
         ap.error(str(e))
     write_numbers(checks, a.numbers)

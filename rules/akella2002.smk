@@ -14,16 +14,24 @@
 # as bench/ne-search does). A killed search job resumes from the runs it finished.
 from analysis import akella2002_profiles as akella_profiles
 from analysis import akella2002_search as akella
+from analysis import diagnosis as diag
 from analysis.compare import load_originals
 
-# the experiments that simulate the paper's joint NE profiles (the check of the NE goodput and
-# loss rows): each joint search's experiment with every flow at the published (alpha_E,
-# beta_E), made here from the originals, so no published number is typed into the config
+# made here from the originals, so no published number is typed into the config: the
+# experiments that simulate the paper's joint NE profiles (the check of the NE goodput and loss
+# rows: each joint search's experiment with every flow at the published (alpha_E, beta_E)), and
+# the beta searches started there, for the beta_E rows whose diagnosis names that check
+_AK_PUBLISHED = {p.key: p for p in load_originals(Path("config/originals/akella2002.yaml"))}
+_AK_START_EXPERIMENTS = akella_profiles.published_start_experiments(
+    config["akella2002"]["experiments"],
+    _AK_PUBLISHED,
+    akella_profiles.start_joints(diag.load(Path("config/diagnoses/akella2002.yaml"))),
+)
 config["akella2002"]["experiments"].update(
     akella_profiles.published_profile_experiments(
-        config["akella2002"]["experiments"],
-        {p.key: p for p in load_originals(Path("config/originals/akella2002.yaml"))},
+        config["akella2002"]["experiments"], _AK_PUBLISHED
     )
+    | _AK_START_EXPERIMENTS
 )
 
 try:
@@ -65,7 +73,7 @@ AK_FIGURES = sorted(
 )
 
 wildcard_constraints:
-    ak_search="[a-z]+_[a-z]+_(alpha|beta|joint|joint_betafirst)(@[a-z][a-z0-9]*)?",
+    ak_search="[a-z]+_[a-z]+_(alpha|beta|joint|joint_betafirst|beta_at_ne)(@[a-z][a-z0-9]*)?",
     ak_method="|".join(akella.SEARCH_METHODS),
 
 
@@ -123,6 +131,13 @@ AK_PROFILES = [
     runs_index("akella2002", akella_profiles.PROFILE_EXPERIMENT.format(search=f"{t}_{q}_joint"))
     for t, q in (akella.NE_FIGURES[f] for f in AK_PROFILE_FIGURES)
 ]
+# the beta searches from the paper's joint NE made at this fidelity (their beta_E: the check
+# of the beta_E rows whose diagnosis names it)
+AK_STARTS = [
+    f"{AK.search_dir(s)}/search.json"
+    for s in sorted(_AK_START_EXPERIMENTS)
+    if s in AK.searches
+]
 AK_PROFILES_KEY = "profiles:akella2002"  # its key in the bundle (rules/bundle.smk)
 AK_PROFILES_NUMBERS = f"{GEN}/akella2002/numbers-profiles.csv"
 if AK_PROFILE_FIGURES:
@@ -131,14 +146,16 @@ if AK_PROFILE_FIGURES:
 
 rule akella2002_profiles:
     """The check values of the joint NE's goodput and loss rows: the per-flow goodput and loss
-    of the runs with every flow at the paper's (alpha_E, beta_E), one number each (or all of
-    them from the bundle)."""
+    of the runs with every flow at the paper's (alpha_E, beta_E), one number each; and of the
+    beta_E rows: the beta_E of the beta searches from that profile (or all of them from the
+    bundle)."""
     input:
         unpack(
             lambda w: restore_inputs(originals="config/originals/akella2002.yaml")
             if restoring(AK_PROFILES_KEY)
             else {
                 "runs": AK_PROFILES,
+                "searches": AK_STARTS,
                 "originals": "config/originals/akella2002.yaml",
                 "code": code("analysis.akella2002_profiles"),
             }
@@ -150,12 +167,14 @@ rule akella2002_profiles:
     params:
         figures=" ".join(AK_PROFILE_FIGURES),
         runs=" ".join(s for f in AK_PROFILES for s in summaries(f)),
+        searches=" ".join(AK_STARTS),
         pin=runs_pin(AK_PROFILES),
         restore=lambda w: restore_cmd(AK_PROFILES_KEY),
     shell:
         RESTORE_OR
         + "python -m analysis.akella2002_profiles --figures {params.figures} --runs "
-        "{params.runs} --originals {input.originals} --numbers {output.numbers}"
+        "{params.runs} --searches {params.searches} --originals {input.originals} "
+        "--numbers {output.numbers}"
         + RESTORE_END + LOGGED
 
 

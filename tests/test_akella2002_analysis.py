@@ -1403,3 +1403,90 @@ def test_profile_diagnosis_holds_only_where_the_paper_profile_gives_the_paper_va
         # twice (or half) the published value is outside every tolerance of these rows
         assert outcome(key, 2 * pub) == dg.FAILS
         assert outcome(key, pub / 2) == dg.FAILS
+
+
+# ---------------------------------------------------------------------------------------------
+# the paper's joint beta_E as an equilibrium of our network: beta searches from its NE
+# ---------------------------------------------------------------------------------------------
+
+
+def test_start_joints_are_the_rows_whose_diagnosis_names_the_check() -> None:
+    joints = profiles.start_joints(DIAG.values())
+    assert joints == sorted(
+        k.split(".")[1] for k, d in DIAG.items() if d.check == f"check.{k}.{profiles.START_CHECK}"
+    )
+    assert joints  # the config names the check on some rows
+    # the check of one row named on another, or on a row that is no joint beta_E: refused
+    other = dataclasses.replace(
+        DIAG["text.tahoe_droptail_joint.beta_e"], key="text.reno_red_joint.beta_e"
+    )
+    with pytest.raises(ValueError, match="on that row"):
+        profiles.start_joints([other])
+    alpha = dataclasses.replace(
+        DIAG["text.tahoe_droptail_joint.beta_e"],
+        key="text.tahoe_droptail_joint.alpha_e",
+        check=f"check.text.tahoe_droptail_joint.alpha_e.{profiles.START_CHECK}",
+    )
+    with pytest.raises(ValueError, match="beta_e.published_start"):
+        profiles.start_joints([alpha])
+
+
+def test_published_start_experiments_search_beta_from_the_paper_ne() -> None:
+    cfg = conf.load(conf.config_files())
+    exps = cfg["akella2002"]["experiments"]
+    made = profiles.published_start_experiments(exps, PUB, ["tahoe_droptail_joint"])
+    a, b = (
+        PUB["text.tahoe_droptail_joint.alpha_e"].published,
+        PUB["text.tahoe_droptail_joint.beta_e"].published,
+    )
+    exp = made["tahoe_droptail_beta_at_ne"]
+    joint = exps["tahoe_droptail_joint"]
+    assert exp["fidelity"] == joint["fidelity"] and exp["family"] == joint["family"]
+    assert exp["design"] == {**joint["design"], "search": "beta"}
+    assert exp["set"] == {**joint["set"], "alpha": a, "beta": b, "alpha_n": a, "beta_n": b}
+    # as the workflow adds it: a beta search from the paper's profile, the joint's grids and seeds
+    cfg["akella2002"]["experiments"].update(made)
+    st = aks.study(cfg, "paper")
+    got, ref = st.searches["tahoe_droptail_beta_at_ne"], st.searches["tahoe_droptail_joint"]
+    assert (got.mode, got.tcp, got.queue, got.start) == ("beta", "tahoe", "droptail", (a, b))
+    assert (got.beta_grid, got.max_iterations) == (ref.beta_grid, ref.max_iterations)
+    with pytest.raises(ValueError, match="no joint NE profile"):
+        profiles.published_start_experiments(exps, PUB, ["tahoe_droptail_alpha"])
+
+
+def start_record(search: str, start: list[float], beta_e: float, converged: bool = True) -> dict:
+    tcp, queue = search.split("_")[:2]
+    return {
+        "search": search,
+        "mode": "beta",
+        "tcp": tcp,
+        "queue": queue,
+        "spec": {"start": start},
+        "converged": converged,
+        "beta_e": beta_e,
+    }
+
+
+def test_start_checks_take_the_searches_beta_e_from_the_paper_ne_only() -> None:
+    a, b = profiles.published_ne(PUB)["reno_red_joint"]
+    at_ne = start_record("reno_red_beta_at_ne", [a, b], 0.93)
+    assert profiles.start_checks([at_ne], PUB) == {
+        "check.text.reno_red_joint.beta_e.published_start": 0.93
+    }
+    # a search that hit its iteration cap stopped nowhere: no check value
+    assert profiles.start_checks([{**at_ne, "converged": False}], PUB) == {}
+    with pytest.raises(ValueError, match="not started at the paper's joint NE"):
+        profiles.start_checks([start_record("reno_red_beta_at_ne", [1.0, 0.5], 0.93)], PUB)
+    with pytest.raises(ValueError, match="not a beta search from the paper's joint NE"):
+        profiles.start_checks([start_record("reno_red_beta", [a, b], 0.93)], PUB)
+
+
+@pytest.mark.parametrize("key", ["text.tahoe_droptail_joint.beta_e", "text.reno_red_joint.beta_e"])
+def test_published_start_diagnosis_holds_only_within_a_beta_step(key: str) -> None:
+    assert DIAG[key].check == f"check.{key}.{profiles.START_CHECK}"
+    pub = float(PUB[key].published)
+    assert outcome(key, pub) == dg.HOLDS
+    # two grid steps of beta away, either side: outside the abs 0.01 tolerance
+    assert outcome(key, round(pub - 0.02, 2)) == dg.FAILS
+    assert outcome(key, round(pub + 0.01, 2)) == dg.HOLDS
+    assert outcome(key, 0.9) == dg.FAILS
