@@ -1418,14 +1418,14 @@ def test_start_joints_are_the_rows_whose_diagnosis_names_the_check() -> None:
     assert joints  # the config names the check on some rows
     # the check of one row named on another, or on a row that is no joint beta_E: refused
     other = dataclasses.replace(
-        DIAG["text.tahoe_droptail_joint.beta_e"], key="text.reno_red_joint.beta_e"
+        DIAG["text.reno_red_joint.beta_e"], key="text.tahoe_droptail_joint.beta_e"
     )
     with pytest.raises(ValueError, match="on that row"):
         profiles.start_joints([other])
     alpha = dataclasses.replace(
-        DIAG["text.tahoe_droptail_joint.beta_e"],
-        key="text.tahoe_droptail_joint.alpha_e",
-        check=f"check.text.tahoe_droptail_joint.alpha_e.{profiles.START_CHECK}",
+        DIAG["text.reno_red_joint.beta_e"],
+        key="text.reno_red_joint.alpha_e",
+        check=f"check.text.reno_red_joint.alpha_e.{profiles.START_CHECK}",
     )
     with pytest.raises(ValueError, match="beta_e.published_start"):
         profiles.start_joints([alpha])
@@ -1481,8 +1481,8 @@ def test_start_checks_take_the_searches_beta_e_from_the_paper_ne_only() -> None:
         profiles.start_checks([start_record("reno_red_beta", [a, b], 0.93)], PUB)
 
 
-@pytest.mark.parametrize("key", ["text.tahoe_droptail_joint.beta_e", "text.reno_red_joint.beta_e"])
-def test_published_start_diagnosis_holds_only_within_a_beta_step(key: str) -> None:
+def test_published_start_diagnosis_holds_only_within_a_beta_step() -> None:
+    key = "text.reno_red_joint.beta_e"
     assert DIAG[key].check == f"check.{key}.{profiles.START_CHECK}"
     pub = float(PUB[key].published)
     assert outcome(key, pub) == dg.HOLDS
