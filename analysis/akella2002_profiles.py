@@ -17,9 +17,14 @@ rows whose diagnosis names the check, :func:`start_joints`) are beta best-respon
 with every flow's alpha at the paper's alpha_E, started at its beta_E; :func:`start_checks`
 gives their beta_E as ``check.<key>.published_start``.
 
+The profile runs are also made under tested values of parameters the paper does not state
+(config ``akella2002.profiles``, :func:`tested_values`; experiments
+``<search>_published_ne_<value>``); :func:`tested_checks` gives, for each parameter, the row's
+value under the tested value nearest the paper's as ``check.<key>.published_profile_<parameter>``.
+
     python -m analysis.akella2002_profiles --figures fig07 ... --runs <summary.json> ... \
-        [--searches <search.json> ...] --originals config/originals/akella2002.yaml \
-        --numbers numbers-profiles.csv
+        [--searches <search.json> ...] [--tested <summary.json> ... --values <json>] \
+        --originals config/originals/akella2002.yaml --numbers numbers-profiles.csv
 
 Apart from analysis.akella2002, whose every analysis step the bundle pins by its code: a check
 added here leaves them, and the searches, as they are.
@@ -33,9 +38,19 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from analysis import config as conf
+from analysis import nsio
 from analysis.akella2002 import PUBLISHED, number_key
+from analysis.akella2002 import _closest_tested as closest_tested
 from analysis.akella2002 import _points as points_of_runs
-from analysis.akella2002_search import NE_FIGURES, profile_metrics, read_point_rows
+from analysis.akella2002_search import (
+    NE_FIGURES,
+    PAPER,
+    SensValue,
+    profile_metrics,
+    read_point_rows,
+    sensitivity,
+)
 from analysis.compare import Published, load_originals
 from analysis.diagnosis import CHECK_PREFIX, Diagnosis
 from analysis.outputs import write_numbers
@@ -46,6 +61,13 @@ PROFILE_CHECK = "published_profile"
 #: The experiment that simulates a joint search's published NE profile (made by the workflow,
 #: rules/akella2002.smk, from the search's experiment and the originals: never typed)
 PROFILE_EXPERIMENT = "{search}_published_ne"
+#: The config (under the paper) of the tested values the profiles are also simulated under
+TESTED_CONFIG = "profiles"
+#: A profile experiment under one tested value (``value``: its name in the config)
+TESTED_EXPERIMENT = PROFILE_EXPERIMENT + "_{value}"
+#: The check of a joint NE's goodput or loss at the paper's profile under the tested values of
+#: one parameter: the value nearest the published one, ``check.<key>.<this>``
+TESTED_CHECK = PROFILE_CHECK + "_{parameter}"
 #: The check of a joint NE's published beta_E: the beta_E of our beta best-response search with
 #: every flow's alpha at the published alpha_E, started at the published beta_E,
 #: ``check.<key>.<this>``
@@ -88,26 +110,62 @@ def published_profiles(published: Mapping[str, Published]) -> dict[str, tuple[fl
     return out
 
 
+def tested_values(config: Mapping) -> tuple[SensValue, ...]:
+    """The tested values of config ``akella2002.profiles`` (none without it), checked as a
+    sensitivity parameter's values are (:func:`analysis.akella2002_search.sensitivity`: only
+    parameters the paper does not state, of their type). ConfigError naming the key."""
+    pconf = config[PAPER]
+    params = pconf.get(TESTED_CONFIG)
+    if params is None:
+        return ()
+    if not isinstance(params, Mapping) or not params:
+        raise conf.ConfigError(f"config: '{PAPER}.{TESTED_CONFIG}' must name a parameter")
+    searches = [n for n, e in pconf["experiments"].items() if "search" in e.get("design", {})]
+    probe = {"searches": searches[:1], "parameters": params}
+    try:
+        sens = sensitivity({PAPER: {**pconf, "sensitivity": probe}}, "paper")
+    except conf.ConfigError as e:
+        where = f"{PAPER}.{TESTED_CONFIG}"
+        raise conf.ConfigError(str(e).replace(f"{PAPER}.sensitivity.parameters", where)) from None
+    assert sens is not None
+    return sens.values
+
+
+def values_arg(values: Sequence[SensValue]) -> str:
+    """The tested values as the command line's ``--values`` takes them (JSON)."""
+    return json.dumps([[v.parameter, v.name, v.label, dict(v.set)] for v in values])
+
+
 def published_profile_experiments(
-    experiments: Mapping[str, Mapping], published: Mapping[str, Published]
+    experiments: Mapping[str, Mapping],
+    published: Mapping[str, Published],
+    values: Sequence[SensValue] = (),
 ) -> dict[str, dict]:
     """The experiments that simulate the published joint NE profiles: each joint search's
     experiment (family, set-up, seeds and per-fidelity settings) with every flow at the
-    paper's (alpha_E, beta_E), one point. The runs are the check of the NE goodput and loss
-    rows (:func:`profile_checks`)."""
+    paper's (alpha_E, beta_E), one point, and the same under each of the tested ``values``
+    (:func:`tested_values`). The runs are the check of the NE goodput and loss rows
+    (:func:`profile_checks`, :func:`tested_checks`)."""
     out: dict[str, dict] = {}
     for search, (a, b) in published_profiles(published).items():
         exp = experiments[search]
         pinned = {"alpha": [a], "beta": [b], "alpha_n": [a], "beta_n": [b]}
-        out[PROFILE_EXPERIMENT.format(search=search)] = {
-            "family": exp["family"],
-            "title": f"{exp['title']}: every flow at the paper's NE (alpha, beta) = ({a:g}, {b:g})",
-            "set": dict(exp.get("set", {})),
-            "fidelity": {
-                fid: {**{k: v for k, v in lv.items() if k != "sweep"}, "sweep": pinned}
-                for fid, lv in exp["fidelity"].items()
-            },
+        title = f"{exp['title']}: every flow at the paper's NE (alpha, beta) = ({a:g}, {b:g})"
+        levels = {
+            fid: {**{k: v for k, v in lv.items() if k != "sweep"}, "sweep": pinned}
+            for fid, lv in exp["fidelity"].items()
         }
+        base = dict(exp.get("set", {}))
+        out[PROFILE_EXPERIMENT.format(search=search)] = {
+            "family": exp["family"], "title": title, "set": base, "fidelity": levels
+        }  # fmt: skip
+        for v in values:
+            out[TESTED_EXPERIMENT.format(search=search, value=v.name)] = {
+                "family": exp["family"],
+                "title": f"{title}, {v.parameter} {v.label} (tested value)",
+                "set": {**base, **dict(v.set)},
+                "fidelity": levels,
+            }
     return out
 
 
@@ -204,6 +262,54 @@ def profile_checks(
     raise ValueError(f"{figure}: no run of the published NE profile {want} among the points given")
 
 
+def _same(got: object, want: object) -> bool:
+    """A run's parameter (as its summary.json gives it) equals a configured value."""
+    if isinstance(want, (int, float)) and not isinstance(want, bool):
+        return float(got) == float(want)  # type: ignore[arg-type]
+    return str(got).lower() == str(want).lower()
+
+
+def tested_checks(
+    figure: str,
+    point_dirs: Sequence[Path],
+    seeds: Sequence[int],
+    published: Mapping[str, Published],
+    values: Sequence[SensValue],
+) -> dict[str, float]:
+    """``check.<key>.published_profile_<parameter>`` of ``figure``'s joint NE goodput and loss,
+    for each parameter of ``values``: the per-flow goodput or loss (as :func:`profile_checks`)
+    with every flow at the paper's (alpha_E, beta_E) under each tested value of it, the one
+    nearest the published number. ValueError when no point given is that profile under one of
+    the values."""
+    tcp, queue = NE_FIGURES[figure]
+    if "ne_goodput" not in PUBLISHED[figure]["joint"]:
+        return {}
+    a, b = published_profiles(published)[f"{tcp}_{queue}_joint"]
+    want = {"tcp": tcp, "queue": queue, "alpha": a, "beta": b, "alpha_n": a, "beta_n": b}
+    under: dict[str, list[dict[str, float]]] = {}
+    for v in values:
+        wanted = want | dict(v.set)
+        for d in point_dirs:
+            got = nsio.read_summary(Path(d) / f"s{seeds[0]}")["params"]
+            if all(_same(got.get(k), x) for k, x in wanted.items()):
+                under.setdefault(v.parameter, []).append(profile_metrics(read_point_rows(d, seeds)))
+                break
+        else:
+            raise ValueError(
+                f"{figure}: no run of the published NE profile {want} under {v.parameter} "
+                f"{v.label} among the points given"
+            )
+    out: dict[str, float] = {}
+    for parameter, metrics in under.items():
+        for metric in ("ne_goodput", "ne_loss"):
+            key = number_key(figure, "joint", metric)
+            got = [m[metric[3:]] for m in metrics]
+            out[f"check.{key}.{TESTED_CHECK.format(parameter=parameter)}"] = closest_tested(
+                got, published[key]
+            )
+    return out
+
+
 def checks_of_runs(
     figures: Sequence[str], summaries: Sequence[Path], published: Mapping[str, Published]
 ) -> dict[str, float]:
@@ -228,12 +334,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--searches", type=Path, nargs="*", default=[], help="the beta_at_ne searches' records"
     )
+    ap.add_argument(
+        "--tested", type=Path, nargs="*", default=[], help="summary.json of the tested values' runs"
+    )
+    ap.add_argument(
+        "--values",
+        default="[]",
+        help="the tested values, JSON: [[parameter, name, label, {parameter: value}], ...]",
+    )
     ap.add_argument("--originals", type=Path, required=True)
     ap.add_argument("--numbers", type=Path, required=True)
     a = ap.parse_args(argv)
     published = {p.key: p for p in load_originals(a.originals)}
     try:
         checks = checks_of_runs(a.figures, a.runs, published)
+        values = [
+            SensValue(str(p), str(n), str(lb), tuple(sorted(st.items())), "")
+            for p, n, lb, st in json.loads(a.values)
+        ]
+        if values:
+            dirs, seeds = points_of_runs(a.tested)
+            for figure in a.figures:
+                checks.update(tested_checks(figure, dirs, seeds, published, values))
         records = [json.loads(p.read_text()) for p in a.searches]
         checks.update(start_checks(records, published))
     except ValueError as e:

@@ -27,9 +27,15 @@ _AK_START_EXPERIMENTS = akella_profiles.published_start_experiments(
     _AK_PUBLISHED,
     akella_profiles.start_joints(diag.load(Path("config/diagnoses/akella2002.yaml"))),
 )
+# (and the profiles under the tested values of config akella2002.profiles)
+try:
+    AK_TESTED = akella_profiles.tested_values(config)
+except conf.ConfigError as _e:
+    sys.stderr.write(f"\n{_e}\n\n")
+    sys.exit(1)
 config["akella2002"]["experiments"].update(
     akella_profiles.published_profile_experiments(
-        config["akella2002"]["experiments"], _AK_PUBLISHED
+        config["akella2002"]["experiments"], _AK_PUBLISHED, AK_TESTED
     )
     | _AK_START_EXPERIMENTS
 )
@@ -131,6 +137,15 @@ AK_PROFILES = [
     runs_index("akella2002", akella_profiles.PROFILE_EXPERIMENT.format(search=f"{t}_{q}_joint"))
     for t, q in (akella.NE_FIGURES[f] for f in AK_PROFILE_FIGURES)
 ]
+# the same profiles under the tested values
+AK_PROFILES_TESTED = [
+    runs_index(
+        "akella2002",
+        akella_profiles.TESTED_EXPERIMENT.format(search=f"{t}_{q}_joint", value=v.name),
+    )
+    for t, q in (akella.NE_FIGURES[f] for f in AK_PROFILE_FIGURES)
+    for v in AK_TESTED
+]
 # the beta searches from the paper's joint NE made at this fidelity (their beta_E: the check
 # of the beta_E rows whose diagnosis names it)
 AK_STARTS = [
@@ -155,6 +170,7 @@ rule akella2002_profiles:
             if restoring(AK_PROFILES_KEY)
             else {
                 "runs": AK_PROFILES,
+                "tested": AK_PROFILES_TESTED,
                 "searches": AK_STARTS,
                 "originals": "config/originals/akella2002.yaml",
                 "code": code("analysis.akella2002_profiles"),
@@ -168,12 +184,15 @@ rule akella2002_profiles:
         figures=" ".join(AK_PROFILE_FIGURES),
         runs=" ".join(s for f in AK_PROFILES for s in summaries(f)),
         searches=" ".join(AK_STARTS),
-        pin=runs_pin(AK_PROFILES),
+        tested=" ".join(s for f in AK_PROFILES_TESTED for s in summaries(f)),
+        values=akella_profiles.values_arg(AK_TESTED),
+        pin=runs_pin(AK_PROFILES + AK_PROFILES_TESTED),
         restore=lambda w: restore_cmd(AK_PROFILES_KEY),
     shell:
         RESTORE_OR
         + "python -m analysis.akella2002_profiles --figures {params.figures} --runs "
-        "{params.runs} --searches {params.searches} --originals {input.originals} "
+        "{params.runs} --searches {params.searches} --tested {params.tested} "
+        "--values {params.values:q} --originals {input.originals} "
         "--numbers {output.numbers}"
         + RESTORE_END + LOGGED
 
