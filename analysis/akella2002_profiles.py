@@ -263,7 +263,10 @@ def profile_checks(
 
 
 def _same(got: object, want: object) -> bool:
-    """A run's parameter (as its summary.json gives it) equals a configured value."""
+    """A run's parameter (as its summary.json gives it; None when it has none) equals a
+    configured value."""
+    if got is None:
+        return False
     if isinstance(want, (int, float)) and not isinstance(want, bool):
         return float(got) == float(want)  # type: ignore[arg-type]
     return str(got).lower() == str(want).lower()
