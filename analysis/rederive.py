@@ -31,7 +31,7 @@ from pathlib import Path
 
 from analysis import config as conf
 from analysis import reference as ref_mod
-from analysis.compare import gather
+from analysis.compare import gather, paper_rows
 
 #: the header line naming the build a reference's rows were derived again from
 ROWS_FROM = "rows_from"
@@ -62,7 +62,17 @@ def rederive(root: Path, paper: str, fidelity: str, stamp: str) -> ref_mod.Refer
     the whole run's) cost kept, ``stamp`` (the build's commit and date) added
     (:func:`_stamped`). The parts are rewritten in place; the reference is returned."""
     whole = ref_mod.read(root / ref_mod.reference_path(paper, fidelity))
+    # below paper fidelity, a row the paper-fidelity reference reproduces or explains is
+    # reduced-fidelity, as in the build's diff.csv (analysis.compare.diff_rows)
+    at_paper = (
+        None if fidelity == "paper" else paper_rows([root / ref_mod.reference_path(paper, "paper")])
+    )
     if "parts" in whole.meta:
+        if at_paper is not None:
+            raise ValueError(
+                f"{paper} at {fidelity}: a reference recorded in parts is derived again only at "
+                "paper fidelity; record it again (scripts/paper-fidelity.sh)"
+            )
         for f in sorted((root / ref_mod.PARTS_DIR).glob(f"{paper}-{fidelity}.*.csv")):
             part = ref_mod.read(f)
             rows = ref_mod.part_rows(root, paper, part.meta["steps"].split(), fidelity)
@@ -71,7 +81,7 @@ def rederive(root: Path, paper: str, fidelity: str, stamp: str) -> ref_mod.Refer
         return ref_mod.Reference({**out.meta, ROWS_FROM: stamp}, out.rows)
     gen = root / conf.generated_dir(fidelity) / paper
     g = gather(root / "config" / "originals", sorted(gen.glob("numbers-*.csv")), [paper])
-    return ref_mod.Reference(_stamped(whole.meta, stamp), g.rows())
+    return ref_mod.Reference(_stamped(whole.meta, stamp), g.rows(at_paper))
 
 
 def current(root: Path, paper: str, fidelity: str) -> str | None:

@@ -693,3 +693,39 @@ def test_rows_derived_again_keep_the_recorded_cost(root: Path, tmp_path: Path) -
     ]
     assert ref.meta["wall_s"] == META["wall_s"] and "parts" not in ref.meta
     assert ref.meta["commit"] == f"{META['commit']} dddd4444"
+
+
+def test_rows_derived_again_below_paper_fidelity_are_reduced_fidelity_as_in_the_diff(
+    root: Path, tmp_path: Path
+) -> None:
+    """``rederive`` at quick: a row its own diagnosis leaves unexplained, which the reference
+    recorded at paper fidelity reproduces, is ``reduced-fidelity`` (check value: the value at
+    paper), as the build's diff.csv has it; a reference in parts is refused below paper."""
+    import shutil
+
+    shutil.copytree(root / "config", tmp_path / "config")
+    key = "table4.fast_first.path1_fast.mean"
+    for fid, value in (("paper", "48"), ("quick", "10")):
+        num = tmp_path / "paper" / "generated" / fid / "tang" / "numbers-exp2.csv"
+        num.parent.mkdir(parents=True)
+        num.write_text(f"key,value\n{key},{value}\n")
+        rows = reference.part_rows(tmp_path, "tang", ["exp2"], fid)
+        meta = {**META, "paper": "tang", "fidelity": fid}
+        out = tmp_path / reference.reference_path("tang", fid)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        reference.write(reference.Reference(meta, rows), out)
+    ref = rederive.rederive(tmp_path, "tang", "quick", "ffff6666 2026-11-29")
+    (row,) = [r for r in ref.rows if r.key == key]
+    assert (row.verdict, row.diagnosis, row.check, row.check_value) == (
+        "off", dg.REDUCED_FIDELITY, dg.HOLDS, "48"
+    )  # fmt: skip
+    # at paper the same rows are not compared with themselves
+    (at_paper,) = [
+        r for r in rederive.rederive(tmp_path, "tang", "paper", "x 1").rows if r.key == key
+    ]
+    assert at_paper.verdict == "ok"
+    whole = tmp_path / reference.reference_path("tang", "quick")
+    parts = {**META, "paper": "tang", "fidelity": "quick", "parts": "1"}
+    reference.write(reference.Reference(parts, rows), whole)
+    with pytest.raises(ValueError, match="derived again only at paper fidelity"):
+        rederive.rederive(tmp_path, "tang", "quick", "ffff6666 2026-11-29")
