@@ -17,6 +17,10 @@ rows whose diagnosis names the check, :func:`start_joints`) are beta best-respon
 with every flow's alpha at the paper's alpha_E, started at its beta_E; :func:`start_checks`
 gives their beta_E as ``check.<key>.published_start``.
 
+The alpha searches whose NE goodput and loss the paper gives (Sec 4.3.2-4.3.3) get the same
+experiment, every flow at the paper's alpha_E and the alpha searches' beta (Sec 4.1), when
+given that beta (``alpha_beta``; the workflow gives it from the config).
+
 The profile runs are also made under tested values of parameters the paper does not state
 (config ``akella2002.profiles``, :func:`tested_values`; experiments
 ``<search>_published_ne_<value>``); :func:`tested_checks` gives, for each parameter, the row's
@@ -89,24 +93,48 @@ def published_ne(published: Mapping[str, Published]) -> dict[str, tuple[float, f
     return out
 
 
-def published_profiles(published: Mapping[str, Published]) -> dict[str, tuple[float, float]]:
+def published_profiles(
+    published: Mapping[str, Published], alpha_beta: float | None = None
+) -> dict[str, tuple[float, float]]:
     """:func:`published_ne` of every joint search whose NE goodput and loss the paper gives
-    (:data:`PUBLISHED`). ValueError when the paper gives that goodput but not the profile."""
+    (:data:`PUBLISHED`), and, given ``alpha_beta`` (the beta every flow keeps in an alpha
+    search, Sec 4.1), (alpha_E, alpha_beta) of every alpha search whose NE goodput and loss it
+    gives. ValueError when the paper gives that goodput but not the profile."""
     ne = published_ne(published)
     out: dict[str, tuple[float, float]] = {}
     for figure, modes in PUBLISHED.items():
-        if "ne_goodput" not in modes["joint"]:
-            continue
         tcp, queue = NE_FIGURES[figure]
-        search = f"{tcp}_{queue}_joint"
-        if search not in ne:
-            for metric in ("alpha_e", "beta_e"):
-                key = number_key(figure, "joint", metric)
-                if key not in published:
-                    raise ValueError(
-                        f"{key}: the joint NE's goodput is published, its {metric} not"
-                    )
-        out[search] = ne[search]
+        if "ne_goodput" in modes["joint"]:
+            search = f"{tcp}_{queue}_joint"
+            if search not in ne:
+                for metric in ("alpha_e", "beta_e"):
+                    key = number_key(figure, "joint", metric)
+                    if key not in published:
+                        raise ValueError(
+                            f"{key}: the joint NE's goodput is published, its {metric} not"
+                        )
+            out[search] = ne[search]
+        if alpha_beta is not None and "ne_goodput" in modes["alpha"]:
+            key = number_key(figure, "alpha", "alpha_e")
+            if key not in published:
+                raise ValueError(f"{key}: the alpha NE's goodput is published, its alpha_e not")
+            out[f"{tcp}_{queue}_alpha"] = (float(published[key].published), alpha_beta)  # type: ignore[arg-type]
+    return out
+
+
+def figure_profiles(
+    figure: str, published: Mapping[str, Published], alpha_beta: float | None
+) -> list[tuple[str, dict[str, object]]]:
+    """(mode, the point's coordinates) of each of ``figure``'s searches whose NE goodput and
+    loss the paper gives (:func:`published_profiles`), every flow at the paper's NE."""
+    tcp, queue = NE_FIGURES[figure]
+    profiles = published_profiles(published, alpha_beta)
+    out: list[tuple[str, dict[str, object]]] = []
+    for mode in ("alpha", "joint"):
+        if f"{tcp}_{queue}_{mode}" in profiles:
+            a, b = profiles[f"{tcp}_{queue}_{mode}"]
+            point = {"tcp": tcp, "queue": queue, "alpha": a, "beta": b, "alpha_n": a, "beta_n": b}
+            out.append((mode, point))
     return out
 
 
@@ -140,14 +168,15 @@ def published_profile_experiments(
     experiments: Mapping[str, Mapping],
     published: Mapping[str, Published],
     values: Sequence[SensValue] = (),
+    alpha_beta: float | None = None,
 ) -> dict[str, dict]:
-    """The experiments that simulate the published joint NE profiles: each joint search's
-    experiment (family, set-up, seeds and per-fidelity settings) with every flow at the
-    paper's (alpha_E, beta_E), one point, and the same under each of the tested ``values``
-    (:func:`tested_values`). The runs are the check of the NE goodput and loss rows
+    """The experiments that simulate the published NE profiles (:func:`published_profiles`):
+    each search's experiment (family, set-up, seeds and per-fidelity settings) with every flow
+    at the paper's (alpha_E, beta_E), one point, and the same under each of the tested
+    ``values`` (:func:`tested_values`). The runs are the check of the NE goodput and loss rows
     (:func:`profile_checks`, :func:`tested_checks`)."""
     out: dict[str, dict] = {}
-    for search, (a, b) in published_profiles(published).items():
+    for search, (a, b) in published_profiles(published, alpha_beta).items():
         exp = experiments[search]
         pinned = {"alpha": [a], "beta": [b], "alpha_n": [a], "beta_n": [b]}
         title = f"{exp['title']}: every flow at the paper's NE (alpha, beta) = ({a:g}, {b:g})"
@@ -241,25 +270,31 @@ def profile_checks(
     point_dirs: Sequence[Path],
     seeds: Sequence[int],
     published: Mapping[str, Published],
+    alpha_beta: float | None = None,
 ) -> dict[str, float]:
-    """``check.<key>.published_profile`` of ``figure``'s joint NE goodput and loss: the per-flow
-    goodput and loss (:func:`profile_metrics`, as the search's NE) of the runs of the point
-    with every flow at the paper's (alpha_E, beta_E). ValueError when no point given is it."""
-    tcp, queue = NE_FIGURES[figure]
-    if "ne_goodput" not in PUBLISHED[figure]["joint"]:
-        return {}
-    a, b = published_profiles(published)[f"{tcp}_{queue}_joint"]
-    want = {"tcp": tcp, "queue": queue, "alpha": a, "beta": b, "alpha_n": a, "beta_n": b}
-    for d in point_dirs:
-        rows = read_point_rows(d, seeds)
-        got = {k: rows[0][f"p_{k}"] for k in want}
-        if all(got[k] == v if isinstance(v, str) else float(got[k]) == v for k, v in want.items()):
-            m = profile_metrics(rows)
-            return {
-                f"check.{number_key(figure, 'joint', metric)}.{PROFILE_CHECK}": m[metric[3:]]
-                for metric in ("ne_goodput", "ne_loss")
-            }
-    raise ValueError(f"{figure}: no run of the published NE profile {want} among the points given")
+    """``check.<key>.published_profile`` of ``figure``'s NE goodput and loss
+    (:func:`figure_profiles`): the per-flow goodput and loss (:func:`profile_metrics`, as the
+    search's NE) of the runs of the point with every flow at the paper's (alpha_E, beta_E).
+    ValueError when no point given is it."""
+    out: dict[str, float] = {}
+    for mode, want in figure_profiles(figure, published, alpha_beta):
+        for d in point_dirs:
+            rows = read_point_rows(d, seeds)
+            got = {k: rows[0][f"p_{k}"] for k in want}
+            if all(
+                got[k] == v if isinstance(v, str) else float(got[k]) == v for k, v in want.items()
+            ):  # type: ignore[arg-type]
+                m = profile_metrics(rows)
+                out |= {
+                    f"check.{number_key(figure, mode, metric)}.{PROFILE_CHECK}": m[metric[3:]]
+                    for metric in ("ne_goodput", "ne_loss")
+                }
+                break
+        else:
+            raise ValueError(
+                f"{figure}: no run of the published NE profile {want} among the points given"
+            )
+    return out
 
 
 def _same(got: object, want: object) -> bool:
@@ -278,57 +313,58 @@ def tested_checks(
     seeds: Sequence[int],
     published: Mapping[str, Published],
     values: Sequence[SensValue],
+    alpha_beta: float | None = None,
 ) -> dict[str, float]:
-    """``check.<key>.published_profile_<parameter>`` of ``figure``'s joint NE goodput and loss,
-    for each parameter of ``values``: the per-flow goodput or loss (as :func:`profile_checks`)
-    with every flow at the paper's (alpha_E, beta_E) under each tested value of it, the one
-    nearest the published number. ValueError when no point given is that profile under one of
-    the values."""
-    tcp, queue = NE_FIGURES[figure]
-    if "ne_goodput" not in PUBLISHED[figure]["joint"]:
-        return {}
-    a, b = published_profiles(published)[f"{tcp}_{queue}_joint"]
-    want = {"tcp": tcp, "queue": queue, "alpha": a, "beta": b, "alpha_n": a, "beta_n": b}
-    under: dict[str, list[dict[str, float]]] = {}
-    for v in values:
-        wanted = want | dict(v.set)
-        for d in point_dirs:
-            got = nsio.read_summary(Path(d) / f"s{seeds[0]}")["params"]
-            if all(_same(got.get(k), x) for k, x in wanted.items()):
-                under.setdefault(v.parameter, []).append(profile_metrics(read_point_rows(d, seeds)))
-                break
-        else:
-            raise ValueError(
-                f"{figure}: no run of the published NE profile {want} under {v.parameter} "
-                f"{v.label} among the points given"
-            )
+    """``check.<key>.published_profile_<parameter>`` of ``figure``'s NE goodput and loss
+    (:func:`figure_profiles`), for each parameter of ``values``: the per-flow goodput or loss
+    (as :func:`profile_checks`) with every flow at the paper's (alpha_E, beta_E) under each
+    tested value of it, the one nearest the published number. ValueError when no point given
+    is that profile under one of the values."""
     out: dict[str, float] = {}
-    for parameter, metrics in under.items():
-        for metric in ("ne_goodput", "ne_loss"):
-            key = number_key(figure, "joint", metric)
-            got = [m[metric[3:]] for m in metrics]
-            out[f"check.{key}.{TESTED_CHECK.format(parameter=parameter)}"] = closest_tested(
-                got, published[key]
-            )
+    for mode, want in figure_profiles(figure, published, alpha_beta):
+        under: dict[str, list[dict[str, float]]] = {}
+        for v in values:
+            wanted = want | dict(v.set)
+            for d in point_dirs:
+                got = nsio.read_summary(Path(d) / f"s{seeds[0]}")["params"]
+                if all(_same(got.get(k), x) for k, x in wanted.items()):
+                    m = profile_metrics(read_point_rows(d, seeds))
+                    under.setdefault(v.parameter, []).append(m)
+                    break
+            else:
+                raise ValueError(
+                    f"{figure}: no run of the published NE profile {want} under {v.parameter} "
+                    f"{v.label} among the points given"
+                )
+        for parameter, metrics in under.items():
+            for metric in ("ne_goodput", "ne_loss"):
+                key = number_key(figure, mode, metric)
+                got = [m[metric[3:]] for m in metrics]
+                out[f"check.{key}.{TESTED_CHECK.format(parameter=parameter)}"] = closest_tested(
+                    got, published[key]
+                )
     return out
 
 
 def checks_of_runs(
-    figures: Sequence[str], summaries: Sequence[Path], published: Mapping[str, Published]
+    figures: Sequence[str],
+    summaries: Sequence[Path],
+    published: Mapping[str, Published],
+    alpha_beta: float | None = None,
 ) -> dict[str, float]:
-    """:func:`profile_checks` of each of ``figures`` (those whose joint search was made), from
+    """:func:`profile_checks` of each of ``figures`` (those whose searches were made), from
     the summary.json of the profile experiments' runs (``<point>/s<seed>/summary.json``)."""
     dirs, seeds = points_of_runs(summaries)
     out: dict[str, float] = {}
     for figure in figures:
-        out.update(profile_checks(figure, dirs, seeds, published))
+        out.update(profile_checks(figure, dirs, seeds, published, alpha_beta))
     return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m analysis.akella2002_profiles",
-        description="the joint NE at the paper's own NE profiles: check.<key>.published_profile "
+        description="the NE at the paper's own NE profiles: check.<key>.published_profile "
         "of each figure given, from the runs at those profiles, and "
         "check.<key>.published_start of each beta search from them given",
     )
@@ -345,12 +381,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="[]",
         help="the tested values, JSON: [[parameter, name, label, {parameter: value}], ...]",
     )
+    ap.add_argument(
+        "--alpha-beta",
+        type=float,
+        default=None,
+        help="the beta of every flow in an alpha search (Sec 4.1): the alpha searches' NE "
+        "profiles are checked too",
+    )
     ap.add_argument("--originals", type=Path, required=True)
     ap.add_argument("--numbers", type=Path, required=True)
     a = ap.parse_args(argv)
     published = {p.key: p for p in load_originals(a.originals)}
     try:
-        checks = checks_of_runs(a.figures, a.runs, published)
+        checks = checks_of_runs(a.figures, a.runs, published, a.alpha_beta)
         values = [
             SensValue(str(p), str(n), str(lb), tuple(sorted(st.items())), "")
             for p, n, lb, st in json.loads(a.values)
@@ -358,7 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if values:
             dirs, seeds = points_of_runs(a.tested)
             for figure in a.figures:
-                checks.update(tested_checks(figure, dirs, seeds, published, values))
+                checks.update(tested_checks(figure, dirs, seeds, published, values, a.alpha_beta))
         records = [json.loads(p.read_text()) for p in a.searches]
         checks.update(start_checks(records, published))
     except ValueError as e:

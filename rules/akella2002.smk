@@ -27,15 +27,17 @@ _AK_START_EXPERIMENTS = akella_profiles.published_start_experiments(
     _AK_PUBLISHED,
     akella_profiles.start_joints(diag.load(Path("config/diagnoses/akella2002.yaml"))),
 )
-# (and the profiles under the tested values of config akella2002.profiles)
+# (and the profiles under the tested values of config akella2002.profiles); an alpha search's
+# profile keeps every flow's beta at the alpha searches' (Sec 4.1)
 try:
     AK_TESTED = akella_profiles.tested_values(config)
 except conf.ConfigError as _e:
     sys.stderr.write(f"\n{_e}\n\n")
     sys.exit(1)
+AK_ALPHA_BETA = float(config["akella2002"]["parameters"]["beta"]["value"])
 config["akella2002"]["experiments"].update(
     akella_profiles.published_profile_experiments(
-        config["akella2002"]["experiments"], _AK_PUBLISHED, AK_TESTED
+        config["akella2002"]["experiments"], _AK_PUBLISHED, AK_TESTED, AK_ALPHA_BETA
     )
     | _AK_START_EXPERIMENTS
 )
@@ -125,25 +127,35 @@ rule akella2002_search:
         + RESTORE_END + LOGGED
 
 
-# the joint NE at the paper's own profile (analysis.akella2002_profiles): the figures whose
+# the NE at the paper's own profile (analysis.akella2002_profiles): the figures whose
 # joint search is made at this fidelity and has a profile experiment, and those runs
+_AK_PROFILE_SEARCHES = {
+    f: [
+        f"{t}_{q}_{m}"
+        for m in ("alpha", "joint")
+        if f"{t}_{q}_{m}" in akella_profiles.published_profiles(_AK_PUBLISHED, AK_ALPHA_BETA)
+    ]
+    for f, (t, q) in akella.NE_FIGURES.items()
+}
 AK_PROFILE_FIGURES = [
     f
-    for f, (t, q) in akella.NE_FIGURES.items()
-    if f"{t}_{q}_joint" in AK.searches
-    and akella_profiles.PROFILE_EXPERIMENT.format(search=f"{t}_{q}_joint") in AK.sweeps
+    for f, searches in _AK_PROFILE_SEARCHES.items()
+    if searches
+    and all(
+        s in AK.searches and akella_profiles.PROFILE_EXPERIMENT.format(search=s) in AK.sweeps
+        for s in searches
+    )
 ]
 AK_PROFILES = [
-    runs_index("akella2002", akella_profiles.PROFILE_EXPERIMENT.format(search=f"{t}_{q}_joint"))
-    for t, q in (akella.NE_FIGURES[f] for f in AK_PROFILE_FIGURES)
+    runs_index("akella2002", akella_profiles.PROFILE_EXPERIMENT.format(search=s))
+    for f in AK_PROFILE_FIGURES
+    for s in _AK_PROFILE_SEARCHES[f]
 ]
 # the same profiles under the tested values
 AK_PROFILES_TESTED = [
-    runs_index(
-        "akella2002",
-        akella_profiles.TESTED_EXPERIMENT.format(search=f"{t}_{q}_joint", value=v.name),
-    )
-    for t, q in (akella.NE_FIGURES[f] for f in AK_PROFILE_FIGURES)
+    runs_index("akella2002", akella_profiles.TESTED_EXPERIMENT.format(search=s, value=v.name))
+    for f in AK_PROFILE_FIGURES
+    for s in _AK_PROFILE_SEARCHES[f]
     for v in AK_TESTED
 ]
 # the beta searches from the paper's joint NE made at this fidelity (their beta_E: the check
@@ -186,13 +198,15 @@ rule akella2002_profiles:
         searches=" ".join(AK_STARTS),
         tested=" ".join(s for f in AK_PROFILES_TESTED for s in summaries(f)),
         values=akella_profiles.values_arg(AK_TESTED),
+        alpha_beta=AK_ALPHA_BETA,
         pin=runs_pin(AK_PROFILES + AK_PROFILES_TESTED),
         restore=lambda w: restore_cmd(AK_PROFILES_KEY),
     shell:
         RESTORE_OR
         + "python -m analysis.akella2002_profiles --figures {params.figures} --runs "
         "{params.runs} --searches {params.searches} --tested {params.tested} "
-        "--values {params.values:q} --originals {input.originals} "
+        "--values {params.values:q} --alpha-beta {params.alpha_beta} "
+        "--originals {input.originals} "
         "--numbers {output.numbers}"
         + RESTORE_END + LOGGED
 

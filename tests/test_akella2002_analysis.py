@@ -1348,6 +1348,18 @@ def test_published_profiles_are_read_from_the_originals() -> None:
     gone = {k: v for k, v in PUB.items() if k != "text.tahoe_red_joint.beta_e"}
     with pytest.raises(ValueError, match=r"text.tahoe_red_joint.beta_e: .* beta_e not"):
         profiles.published_profiles(gone)
+    # given the alpha searches' beta, also every alpha search whose NE goodput is published
+    with_alpha = profiles.published_profiles(PUB, 0.5)
+    alphas = {
+        f"{t}_{q}_alpha"
+        for fig, (t, q) in aks.NE_FIGURES.items()
+        if "ne_goodput" in ak.PUBLISHED[fig]["alpha"]
+    }
+    assert alphas and set(with_alpha) == joints | alphas
+    assert with_alpha["sack_red_alpha"] == (PUB["fig8a.sack_red.alpha_e"].published, 0.5)
+    gone = {k: v for k, v in PUB.items() if k != "fig8a.sack_red.alpha_e"}
+    with pytest.raises(ValueError, match=r"fig8a.sack_red.alpha_e: the alpha NE"):
+        profiles.published_profiles(gone, 0.5)
 
 
 def test_published_profile_experiments_pin_the_joint_search_at_the_paper_ne() -> None:
@@ -1392,6 +1404,23 @@ def test_profile_checks_take_the_paper_profile_and_refuse_any_other(tmp_path: Pa
         profiles.profile_checks("fig08", [tmp_path / "other"], seeds, PUB)
     # a figure whose joint NE goodput is not published has no such check
     assert profiles.profile_checks("fig03", [tmp_path / "paper"], seeds, PUB) == {}
+    # given the alpha searches' beta, Figure 8's alpha-NE profile too: its runs are needed
+    with pytest.raises(ValueError, match="no run of the published NE profile"):
+        profiles.profile_checks("fig08", [tmp_path / "paper"], seeds, PUB, 0.5)
+    alpha_e = PUB["fig8a.sack_red.alpha_e"].published
+    fake_profile_point(
+        tmp_path / "alpha", aks.symmetric_point("sack", "red", alpha_e, 0.5), seeds, 1200, 3
+    )
+    both = profiles.profile_checks(
+        "fig08", [tmp_path / "paper", tmp_path / "alpha"], seeds, PUB, 0.5
+    )
+    assert both == pytest.approx(
+        got
+        | {
+            "check.fig8a.sack_red.ne_goodput.published_profile": 0.96,
+            "check.fig8a.sack_red.ne_loss.published_profile": 0.03,
+        }
+    )
     # from the runs' summary.json, as the tables rule gives them
     summaries = [tmp_path / d / f"s{k}" / "summary.json" for d in ("other", "paper") for k in seeds]
     assert profiles.checks_of_runs(["fig03", "fig08"], summaries, PUB) == got
@@ -1405,7 +1434,7 @@ PACKET_SIZE_ROWS = [
     f"text.{s}.{m}"
     for s in ("tahoe_red_joint", "sack_red_joint")
     for m in ("ne_goodput", "ne_loss")
-] + ["text.sack_chokeplus_joint.ne_loss"]
+] + ["text.sack_chokeplus_joint.ne_loss", "fig8a.sack_red.ne_loss"]
 
 
 @pytest.mark.parametrize("key", PROFILE_ROWS + PACKET_SIZE_ROWS)
@@ -1491,6 +1520,22 @@ def test_tested_checks_take_the_value_nearest_the_paper(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="under pkt_size 1500 B"):
         profiles.tested_checks("fig08", dirs[:2], seeds, PUB, values)
     assert profiles.tested_checks("fig03", dirs, seeds, PUB, values) == {}
+    # given the alpha searches' beta, the alpha-NE profile under each size is needed too
+    with pytest.raises(ValueError, match="no run of the published NE profile"):
+        profiles.tested_checks("fig08", dirs, seeds, PUB, values, 0.5)
+    alpha_e = PUB["fig8a.sack_red.alpha_e"].published
+    at_alpha = aks.symmetric_point("sack", "red", alpha_e, 0.5)
+    fake_profile_point(tmp_path / "a500", at_alpha, seeds, 2000, 4, **sizes["pkt500"])
+    fake_profile_point(tmp_path / "a1500", at_alpha, seeds, 800, 8, **sizes["pkt1500"])
+    alpha_dirs = dirs + [tmp_path / "a500", tmp_path / "a1500"]
+    # the paper's 4.95 % is nearer 4 % (500 B) than 8 %, its 0.96 Mb/s nearer 0.96 (1500 B)
+    assert profiles.tested_checks("fig08", alpha_dirs, seeds, PUB, values, 0.5) == pytest.approx(
+        got
+        | {
+            "check.fig8a.sack_red.ne_goodput.published_profile_pkt_size": 0.96,
+            "check.fig8a.sack_red.ne_loss.published_profile_pkt_size": 0.04,
+        }
+    )
     # the command line, as the profiles rule calls it
     numbers = tmp_path / "numbers.csv"
     summaries = [d / f"s{k}" / "summary.json" for d in dirs for k in seeds]
