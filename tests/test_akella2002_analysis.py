@@ -1431,18 +1431,26 @@ def test_profile_checks_take_the_paper_profile_and_refuse_any_other(tmp_path: Pa
 # the rows checked at the paper's profile under our set-up, and under the tested packet sizes
 PROFILE_ROWS = ["text.sack_chokeplus_joint.ne_goodput"]
 PACKET_SIZE_ROWS = [
-    f"text.{s}.{m}"
-    for s in ("tahoe_red_joint", "sack_red_joint")
-    for m in ("ne_goodput", "ne_loss")
-] + ["text.sack_chokeplus_joint.ne_loss", "fig8a.sack_red.ne_loss"]
+    "text.tahoe_red_joint.ne_goodput",
+    "text.sack_chokeplus_joint.ne_loss",
+    "fig8a.sack_red.ne_loss",
+]
+RTT_ROWS = [
+    "text.tahoe_red_joint.ne_loss",
+    "text.sack_red_joint.ne_goodput",
+    "text.sack_red_joint.ne_loss",
+]
 
 
-@pytest.mark.parametrize("key", PROFILE_ROWS + PACKET_SIZE_ROWS)
+@pytest.mark.parametrize("key", PROFILE_ROWS + PACKET_SIZE_ROWS + RTT_ROWS)
 def test_profile_diagnosis_holds_only_where_the_paper_profile_gives_the_paper_value(
     key: str,
 ) -> None:
-    check = profiles.TESTED_CHECK.format(parameter="pkt_size")
-    want = check if key in PACKET_SIZE_ROWS else profiles.PROFILE_CHECK
+    want = profiles.PROFILE_CHECK
+    if key in PACKET_SIZE_ROWS:
+        want = profiles.TESTED_CHECK.format(parameter="pkt_size")
+    elif key in RTT_ROWS:
+        want = profiles.TESTED_CHECK.format(parameter="rtt")
     assert DIAG[key].check == f"check.{key}.{want}"
     pub = float(PUB[key].published)
     assert outcome(key, pub) == dg.HOLDS
@@ -1454,8 +1462,13 @@ def test_profile_diagnosis_holds_only_where_the_paper_profile_gives_the_paper_va
 def test_tested_values_are_the_configured_packet_sizes_and_only_unstated_parameters() -> None:
     cfg = conf.load(conf.config_files())
     values = profiles.tested_values(cfg)
-    assert {v.name for v in values} == {"pkt500", "pkt1500"}
-    assert {v.parameter for v in values} == {"pkt_size"}
+    assert {v.name for v in values} == {"pkt500", "pkt1500", "rtt40", "rtt200"}
+    assert {v.parameter for v in values} == {"pkt_size", "rtt"}
+    # the RTT values are the sensitivity searches' own (one definition in the config)
+    sens = aks.sensitivity(cfg, "paper")
+    assert sens is not None
+    rtt = {v.name: v.set for v in sens.values if v.parameter == "rtt"}
+    assert {v.name: v.set for v in values if v.parameter == "rtt"} == rtt
     sizes = {v.name: dict(v.set) for v in values}
     # the buffer stays one bandwidth-delay product in packets: 10 Mb/s x 120 ms / (8 S)
     assert sizes["pkt500"]["buffer"] == 300 and sizes["pkt1500"]["buffer"] == 100
