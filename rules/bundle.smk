@@ -91,7 +91,15 @@ def bundle_job(key: str) -> tuple:
         outputs = [f"{AK_SEARCH_DIR}/{method}/{name}/search.json"]
     elif kind == "profiles":  # rules/akella2002.smk akella2002_profiles
         paper = "akella2002"
-        params = {"pin": runs_pin(AK_PROFILES), "figures": AK_PROFILE_FIGURES}
+        # everything the job reads: the profiles' runs and the tested values' (and those
+        # values), the alpha searches' beta, the searches from the paper's NE
+        params = {
+            "pin": runs_pin(AK_PROFILES + AK_PROFILES_TESTED),
+            "figures": AK_PROFILE_FIGURES,
+            "values": akella_profiles.values_arg(AK_TESTED),
+            "alpha_beta": AK_ALPHA_BETA,
+            "searches": AK_STARTS,
+        }
         code_files = [*code("analysis.akella2002_profiles"), f"config/originals/{paper}.yaml"]
         upstream = []
         outputs = [AK_PROFILES_NUMBERS]
