@@ -89,11 +89,12 @@ def current(root: Path, paper: str, fidelity: str) -> str | None:
     steps with ``bundle=strict`` has nothing to do), else why not (the dry run's end)."""
     smk = Path(sys.executable).with_name("snakemake")
     steps = ref_mod.paper_steps(root, paper, fidelity)
-    # and the diff, which reads every numbers file of the paper (a paper's own rules' too,
-    # as analysis.reference make asks for it)
+    # and every numbers file the rows are derived from (a paper's own rules' too, which no
+    # step makes: the joint NE profiles' checks, say)
+    gen = root / conf.generated_dir(fidelity) / paper
     targets = [
         *ref_mod.step_targets(root, paper, steps, fidelity),
-        f"{conf.generated_dir(fidelity)}/diff.csv",
+        *(str(f.relative_to(root)) for f in sorted(gen.glob("numbers-*.csv"))),
     ]
     cfg = ["--config", f"fidelity={fidelity}", f"papers=[{paper}]", "bundle=strict"]
     dry = subprocess.run([str(smk), "-n", *targets, *cfg], cwd=root, capture_output=True, text=True)
