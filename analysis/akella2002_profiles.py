@@ -278,22 +278,11 @@ def profile_checks(
     ValueError when no point given is it."""
     out: dict[str, float] = {}
     for mode, want in figure_profiles(figure, published, alpha_beta):
-        for d in point_dirs:
-            rows = read_point_rows(d, seeds)
-            got = {k: rows[0][f"p_{k}"] for k in want}
-            if all(
-                got[k] == v if isinstance(v, str) else float(got[k]) == v for k, v in want.items()
-            ):  # type: ignore[arg-type]
-                m = profile_metrics(rows)
-                out |= {
-                    f"check.{number_key(figure, mode, metric)}.{PROFILE_CHECK}": m[metric[3:]]
-                    for metric in ("ne_goodput", "ne_loss")
-                }
-                break
-        else:
-            raise ValueError(
-                f"{figure}: no run of the published NE profile {want} among the points given"
-            )
+        m = _metrics_at(point_dirs, seeds, want, f"{figure}: no run of the published NE profile")
+        out |= {
+            f"check.{number_key(figure, mode, metric)}.{PROFILE_CHECK}": m[metric[3:]]
+            for metric in ("ne_goodput", "ne_loss")
+        }
     return out
 
 
@@ -305,6 +294,18 @@ def _same(got: object, want: object) -> bool:
     if isinstance(want, (int, float)) and not isinstance(want, bool):
         return float(got) == float(want)  # type: ignore[arg-type]
     return str(got).lower() == str(want).lower()
+
+
+def _metrics_at(
+    point_dirs: Sequence[Path], seeds: Sequence[int], wanted: Mapping[str, object], missing: str
+) -> dict[str, float]:
+    """:func:`profile_metrics` of the first of ``point_dirs`` whose runs have every parameter
+    of ``wanted``. ValueError (``missing``, then ``wanted``) when none has."""
+    for d in point_dirs:
+        got = nsio.read_summary(Path(d) / f"s{seeds[0]}")["params"]
+        if all(_same(got.get(k), x) for k, x in wanted.items()):
+            return profile_metrics(read_point_rows(d, seeds))
+    raise ValueError(f"{missing} {dict(wanted)} among the points given")
 
 
 def tested_checks(
@@ -324,18 +325,9 @@ def tested_checks(
     for mode, want in figure_profiles(figure, published, alpha_beta):
         under: dict[str, list[dict[str, float]]] = {}
         for v in values:
-            wanted = want | dict(v.set)
-            for d in point_dirs:
-                got = nsio.read_summary(Path(d) / f"s{seeds[0]}")["params"]
-                if all(_same(got.get(k), x) for k, x in wanted.items()):
-                    m = profile_metrics(read_point_rows(d, seeds))
-                    under.setdefault(v.parameter, []).append(m)
-                    break
-            else:
-                raise ValueError(
-                    f"{figure}: no run of the published NE profile {want} under {v.parameter} "
-                    f"{v.label} among the points given"
-                )
+            missing = f"{figure}: no run of the published NE profile under {v.parameter} {v.label}"
+            m = _metrics_at(point_dirs, seeds, want | dict(v.set), missing)
+            under.setdefault(v.parameter, []).append(m)
         for parameter, metrics in under.items():
             for metric in ("ne_goodput", "ne_loss"):
                 key = number_key(figure, mode, metric)
