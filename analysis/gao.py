@@ -343,6 +343,7 @@ CHOKE_THRESH_STEPS = {
     "table2_choke150": "thresh150",
     "table2_choke200": "thresh200",
     "table2_choke300": "thresh300",
+    "table2_choke333": "thresh333",
 }
 
 
