@@ -78,7 +78,7 @@ def bundle_job(key: str) -> tuple:
         paper, step = _key_step(key)
         files = step_files(paper, step)
         params = {"params": step_params(paper, step), "pin": runs_pin(files)}
-        code_files = [*code(f"analysis.{paper}"), f"config/originals/{paper}.yaml"]
+        code_files = [*code(step_module(paper, step)), f"config/originals/{paper}.yaml"]
         upstream = [_search_key(f) for f in files if f.endswith("/search.json")]
         upstream += [_step_key(paper, s) for s in step_of(paper, step).reads]
         outputs = step_outputs(paper, step)

@@ -41,6 +41,17 @@ def step_of(paper: str, step: str):
     return next(it for it in ITEMS[paper].values() if it.step == step)
 
 
+def step_module(paper: str, step: str) -> str:
+    """The module whose ``python -m`` makes the step, with analysis/cli.py's flags: its items'
+    ``module`` (config/schema: all the same), else the paper's. A step's code inputs are its
+    module's, so a step in a module of its own is remade alone when that module changes."""
+    names = {i for i, it in ITEMS[paper].items() if it.step == step}
+    modules = {config[paper]["items"][i].get("module", f"analysis.{paper}") for i in names}
+    if len(modules) != 1:
+        raise ValueError(f"config: '{paper}.items': the items of step '{step}' name different modules")
+    return modules.pop()
+
+
 def experiment_files(paper: str, experiment: str) -> list[str]:
     """What a step reads of an experiment: its runs' index (or a paper's own records)."""
     if paper in EXPERIMENT_FILES:
@@ -94,13 +105,13 @@ def step_inputs(paper: str, step: str) -> dict:
         "extras": [str(Path(t).parent / "extra") for t in tables],
         # the paper's own numbers: a diagnosis check may compute from them (analysis.diagnosis)
         "originals": f"config/originals/{paper}.yaml",
-        "code": code(f"analysis.{paper}"),
+        "code": code(step_module(paper, step)),
     }
 
 
 # an analysis step's command: its runs, the records and tables it reads, its outputs
 ANALYSE = (
-    "python -m analysis.{wildcards.paper} {params.step} --params {params.json:q} "
+    "python -m {params.module} {params.step} --params {params.json:q} "
     "--runs {params.runs} --inputs {input.records} {input.tables} --tidy {output.tidy} "
     "--numbers {output.numbers} --extra {output.extra} --originals {input.originals}"
 )
@@ -111,6 +122,18 @@ LOGGED = " > {log} 2>&1 || {{ tail -n 30 {log} >&2; exit 1; }}"
 GENERIC_STEPS = sorted(
     {it.step for p in PAPERS for it in ITEMS[p].values() if not it.rule and it.step != "claims"}
 )
+
+# every step's module, at load: a config that gives one step two modules, or a module to an
+# item its paper's own rule makes, stops here naming it
+try:
+    for _p in PAPERS:
+        for _name, _it in ITEMS[_p].items():
+            if _it.rule and "module" in config[_p]["items"][_name]:
+                raise ValueError(f"config: '{_p}.items.{_name}' names both a rule and a module")
+            step_module(_p, _it.step)
+except ValueError as _e:
+    sys.stderr.write(f"\n{_e}\n\n")
+    sys.exit(1)
 
 
 # the ns CPU of every run a job makes (.cpu, analysis.nsrun --cpu-log). No Snakemake
@@ -195,6 +218,7 @@ rule analyse:
         pin=lambda w: runs_pin(step_files(w.paper, w.step)),
         json=lambda w: step_params(w.paper, w.step),
         step=lambda w: w.step,
+        module=lambda w: step_module(w.paper, w.step),
         restore=lambda w, output: restore_cmd(_step_key(w.paper, w.step), output.origin),
         origin=lambda w: origin_json(_step_key(w.paper, w.step)),
     wildcard_constraints:
@@ -222,6 +246,7 @@ rule claims:
         pin=lambda w: runs_pin(step_files(w.paper, "claims")),
         json=lambda w: step_params(w.paper, "claims"),
         step="claims",
+        module=lambda w: step_module(w.paper, "claims"),
         restore=lambda w, output: restore_cmd(f"claims:{w.paper}", output.origin),
         origin=lambda w: origin_json(f"claims:{w.paper}"),
     shell:

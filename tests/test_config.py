@@ -1,6 +1,7 @@
 """Bad input stops before any simulation, with one message naming the key."""
 
 import copy
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -98,6 +99,36 @@ def test_snakemake_stops_before_running(root: Path, tmp_path: Path) -> None:
     )
     assert p.returncode != 0
     assert "'fidelity' = 'fast' is not allowed" in p.stderr
+    assert "Job stats" not in p.stdout + p.stderr
+
+
+@pytest.mark.parametrize(
+    ("item", "msg"),
+    [
+        (
+            {"fig03": {"module": "analysis.tang_buffer"}},
+            "the items of step 'exp1' name different modules",
+        ),
+        (
+            {"theory": {"module": "analysis.tang_buffer", "rule": "x"}},
+            "names both a rule and a module",
+        ),
+        ({"theory": {"module": "tang_buffer"}}, "tang.items.theory.module"),
+    ],
+)
+def test_snakemake_refuses_a_step_with_two_modules(root: Path, item: dict, msg: str) -> None:
+    """A step's module (an item's ``module``, rules/common.smk step_module): the items of one
+    step name one module, never beside the paper's own rule, and only analysis modules."""
+    smk = Path(sys.executable).with_name("snakemake")
+    p = subprocess.run(
+        [str(smk), "-n", "--config", "tang=" + json.dumps({"items": item})],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert p.returncode != 0
+    assert msg in p.stderr, p.stderr[-2000:]
     assert "Job stats" not in p.stdout + p.stderr
 
 

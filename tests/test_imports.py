@@ -94,3 +94,7 @@ def test_real_modules() -> None:
     ]
     # nsio remakes a corrupt run through nsrun (imported where it is needed)
     assert imports.closure("analysis.nsio") == imports.closure("analysis.nsrun")
+    # a step in a module of its own (tang's table3_buffer) reads the paper's module, never the
+    # other way round: editing it leaves the paper's other steps as they are
+    assert "analysis/tang.py" in imports.closure("analysis.tang_buffer")
+    assert "analysis/tang_buffer.py" not in imports.closure("analysis.tang")

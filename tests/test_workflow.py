@@ -134,11 +134,12 @@ def test_resume_and_kill(work: Path) -> None:
 
 def test_dry_run_prints_every_job(project_copy: Path, root: Path) -> None:
     """`snakemake -n`, as the README recommends, with all five papers on a fresh copy: every
-    job's shell command is formatted (the DAG is static: no checkpoint but the ns build)."""
+    job's shell command is formatted (the DAG is static: no checkpoint but the ns build), and
+    a step whose item names its own module runs that module (tang's table3_buffer)."""
     copy_report_sources(root, project_copy)
     smk = Path(sys.executable).with_name("snakemake")
     p = subprocess.run(
-        [str(smk), "-n", "--config", "fidelity=smoke"],
+        [str(smk), "-n", "-p", "--config", "fidelity=smoke"],
         cwd=project_copy,
         capture_output=True,
         text=True,
@@ -147,6 +148,9 @@ def test_dry_run_prints_every_job(project_copy: Path, root: Path) -> None:
     assert p.returncode == 0, p.stderr[-3000:]
     for rule in ("rule runs", "rule akella2002_search", "rule report"):
         assert f"\n{rule}:\n" in p.stdout, rule
+    assert "python -m analysis.tang_buffer table3_buffer " in p.stdout
+    assert "python -m analysis.tang table3 " in p.stdout
+    assert "python -m analysis.tang table3_buffer" not in p.stdout
 
 
 @pytest.mark.parametrize("fidelity", ["smoke", "quick"])
