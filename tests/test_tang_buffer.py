@@ -104,9 +104,10 @@ def test_sensitivity_table_checks_by_hand(root: Path) -> None:
     assert not [k for k in tang_buffer.sensitivity_table_checks(two_runs(40.2), None) if "cv" in k]
 
 
-def test_step_numbers_from_the_command_line(cfg: dict, root: Path, tmp_path: Path) -> None:
-    """The step as the workflow runs it, on a window table's runs replaced by the hand-made
-    table (the queue check comes from --params, the rows from the runs)."""
+def test_step_numbers_and_bad_arguments(cfg: dict, tmp_path: Path) -> None:
+    """The step's numbers on a hand-made window table: the queue check from a run's parameters
+    with --params over them, the rows from the table; the command refuses a step it does not
+    make and a call without runs."""
     nums = tang_buffer.analyse(
         run_params(cfg, "table3_buffer"), step_params(cfg), two_runs(40.2), None
     )
