@@ -97,15 +97,15 @@ def stated_network(run: Mapping[str, object], params: Mapping[str, object]) -> d
 
 
 def sensitivity_table_checks(
-    w: pd.DataFrame, published: Mapping[str, float] | None
+    w: pd.DataFrame, published: Mapping[str, float] | None, suffix: str = SUFFIX
 ) -> dict[str, float]:
-    """Table 3's rows from the step's runs (window table ``w``) as ``check.<row>.<SUFFIX>``,
-    and with ``published`` their coefficients of variation over the paper's
-    (``check.<row>.cv_ratio_<SUFFIX>``, :func:`analysis.tang.cv_ratio_checks`)."""
+    """Table 3's rows from a sensitivity step's runs (window table ``w``) as
+    ``check.<row>.<suffix>``, and with ``published`` their coefficients of variation over the
+    paper's (``check.<row>.cv_ratio_<suffix>``, :func:`analysis.tang.cv_ratio_checks`)."""
     rows = table_numbers(TABLE, w)
-    out = {f"check.{k}.{SUFFIX}": v for k, v in rows.items()}
+    out = {f"check.{k}.{suffix}": v for k, v in rows.items()}
     if published is not None:
-        out.update({f"{k}_{SUFFIX}": v for k, v in cv_ratio_checks(rows, published).items()})
+        out.update({f"{k}_{suffix}": v for k, v in cv_ratio_checks(rows, published).items()})
     return out
 
 
