@@ -60,8 +60,11 @@ lint: setup
 	$(VENV)/bin/ruff check analysis tests bench
 	$(VENV)/bin/ruff format --check analysis tests bench
 
+# pytest on PYTEST_WORKERS processes (pytest-xdist); --dist loadfile keeps each test file on
+# one worker, so a module's fixtures are made once
+PYTEST_WORKERS ?= 2
 test-python: ns
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
 # every test has one tier, unit, ns or workflow (tests/conftest.py); the unit tier needs
 # neither the ns binary nor a Snakemake run
