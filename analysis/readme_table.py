@@ -53,7 +53,8 @@ def _counts(ref: reference.Reference | None) -> str:
     c = status_counts(ref.rows)
     text = f"{c['reproduced']} / {c['explained']} / {c['unexplained']}"
     missing = ref.meta.get("steps_missing", "").split()
-    return text + (f" ({len(missing)} steps not recorded)" if missing else "")
+    steps = "step" if len(missing) == 1 else "steps"
+    return text + (f" ({len(missing)} {steps} not recorded)" if missing else "")
 
 
 def results_table(root: Path) -> str:

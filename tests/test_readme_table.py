@@ -59,3 +59,12 @@ def test_a_new_reference_changes_the_table(tmp_path: Path) -> None:
 def test_a_missing_block_is_refused() -> None:
     with pytest.raises(ValueError, match="BEGIN cost"):
         readme_table.render("<!-- BEGIN results x -->\n<!-- END results -->\n", ROOT)
+
+
+def test_steps_not_recorded_are_counted_in_words() -> None:
+    rows: list = []
+    one = reference.Reference({"steps_missing": "choke_rtt"}, rows)
+    two = reference.Reference({"steps_missing": "table3_buffer table3_join"}, rows)
+    assert readme_table._counts(one).endswith("(1 step not recorded)")
+    assert readme_table._counts(two).endswith("(2 steps not recorded)")
+    assert "not recorded" not in readme_table._counts(reference.Reference({}, rows))
