@@ -81,7 +81,7 @@ AK_FIGURES = sorted(
 )
 
 wildcard_constraints:
-    ak_search="[a-z]+_[a-z]+_(alpha|beta|joint|joint_betafirst|beta_at_ne)(@[a-z][a-z0-9]*)?",
+    ak_search="[a-z]+_[a-z]+_(alpha|beta|joint|joint_betafirst|beta_at_ne|alpha_fullsweep)(@[a-z][a-z0-9]*)?",
     ak_method="|".join(akella.SEARCH_METHODS),
 
 
