@@ -52,7 +52,7 @@ def figure_of(search: Mapping) -> str:
 
 
 def paper_sweep_checks(searches: Sequence[Mapping]) -> tuple[pd.DataFrame, dict[str, float]]:
-    """The sweeps of each search (one row per candidate of each sweep, the search's name in
+    """The sweeps of each search (:func:`analysis.akella2002.sweep_rows`, the search's name in
     ``search``) and, per published NE coordinate of its mode (alpha_E, beta_E), its value as
     ``check.<key>.paper_sweep``. ValueError without searches, or for a search not made by the
     paper's sweep (its record's method is not ``full``) or not converged (its NE is no
@@ -71,23 +71,7 @@ def paper_sweep_checks(searches: Sequence[Mapping]) -> tuple[pd.DataFrame, dict[
         for metric in ak.PUBLISHED[figure][s["mode"]]:
             if metric in ("alpha_e", "beta_e"):
                 numbers[check_key(ak.number_key(figure, s["mode"], metric))] = float(s[metric])
-        rows = [
-            {
-                "search": s["search"],
-                "iteration": i + 1,
-                "coordinate": r["coordinate"],
-                "value": c["value"],
-                "mean": c["mean"],
-                "low": c["low"],
-                "high": c["high"],
-                "runs": c["runs"],
-                "picked": c["value"] == r["pick"],
-            }
-            for i, r in enumerate(s["records"])
-            for c in sorted(r["candidates"], key=lambda c: c["value"])
-            if c["runs"] > 0
-        ]
-        tables.append(pd.DataFrame(rows))
+        tables.append(pd.DataFrame([{"search": s["search"], **r} for r in ak.sweep_rows(s)]))
     return pd.concat(tables, ignore_index=True), numbers
 
 

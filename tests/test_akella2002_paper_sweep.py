@@ -35,8 +35,20 @@ def record(alpha_e: float, method: str = "full", converged: bool = True) -> dict
         "converged": converged,
         "spec": {"method": method},
         "records": [
-            {"coordinate": "alpha", "candidates": first, "pick": alpha_e},
-            {"coordinate": "alpha", "candidates": second, "pick": alpha_e},
+            {
+                "iteration": 1,
+                "coordinate": "alpha",
+                "current": {"alpha": 1, "beta": 0.5},
+                "candidates": first,
+                "pick": alpha_e,
+            },
+            {
+                "iteration": 2,
+                "coordinate": "alpha",
+                "current": {"alpha": alpha_e, "beta": 0.5},
+                "candidates": second,
+                "pick": alpha_e,
+            },
         ],
     }
 
@@ -44,9 +56,10 @@ def record(alpha_e: float, method: str = "full", converged: bool = True) -> dict
 def test_the_check_is_the_paper_sweeps_alpha_e() -> None:
     tidy, numbers = ps.paper_sweep_checks([record(4.0)])
     assert numbers == {f"check.{ROW}.paper_sweep": 4.0}
-    # every candidate run, sweep by sweep; the one never run (runs 0) is left out
-    assert tidy["iteration"].tolist() == [1, 1, 1, 1, 2, 2]
+    # every candidate, sweep by sweep, with the profile the sweep was made at
+    assert tidy["iteration"].tolist() == [1, 1, 1, 1, 2, 2, 2]
     assert tidy[tidy["picked"]]["value"].tolist() == [4.0, 4.0]
+    assert tidy[tidy["iteration"] == 2]["common_alpha"].tolist() == [4.0, 4.0, 4.0]
     # the published alpha_E is 3 within 1: 4 holds, 10 (the adaptive search's answer) fails
     assert outcome(ROW, numbers[f"check.{ROW}.paper_sweep"]) == dg.HOLDS
     _, far = ps.paper_sweep_checks([record(10.0)])
@@ -81,7 +94,7 @@ def test_step_from_the_command_line(tmp_path: Path) -> None:
     assert ps.main(argv) == 0
     numbers = pd.read_csv(out / "numbers.csv")
     assert dict(zip(numbers["key"], numbers["value"], strict=True)) == {ps.check_key(ROW): 3.0}
-    assert len(pd.read_csv(out / "tidy.csv")) == 6
+    assert len(pd.read_csv(out / "tidy.csv")) == 7
     rec.write_text(json.dumps(record(3.0, method="adaptive")))
     with pytest.raises(SystemExit):
         ps.main(argv)
