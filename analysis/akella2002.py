@@ -113,28 +113,6 @@ def number_key(figure: str, mode: str, metric: str) -> str:
     return f"fig{num}{'a' if mode == 'alpha' else 'b'}.{tcp}_{queue}.{metric}"
 
 
-def sweep_rows(search: Mapping) -> list[dict]:
-    """One row per candidate of each sweep of ``search``: its iteration, the coordinate swept,
-    the common profile (the other flows'), the candidate's value, F_n's mean goodput and its
-    85 % interval, the runs read and whether it was the pick."""
-    return [
-        {
-            "iteration": r["iteration"],
-            "coordinate": r["coordinate"],
-            "common_alpha": r["current"]["alpha"],
-            "common_beta": r["current"]["beta"],
-            "value": c["value"],
-            "mean": c["mean"],
-            "low": c["low"],
-            "high": c["high"],
-            "runs": c["runs"],
-            "picked": c["value"] == r["pick"],
-        }
-        for r in search["records"]
-        for c in r["candidates"]
-    ]
-
-
 def ne_figure(
     figure: str, searches: Sequence[Mapping]
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
@@ -148,7 +126,23 @@ def ne_figure(
     numbers: dict[str, float] = {}
     for mode in MODES:
         s = by_mode[mode]
-        rows += [{"mode": mode, **row} for row in sweep_rows(s)]
+        for r in s["records"]:
+            for c in r["candidates"]:
+                rows.append(
+                    {
+                        "mode": mode,
+                        "iteration": r["iteration"],
+                        "coordinate": r["coordinate"],
+                        "common_alpha": r["current"]["alpha"],
+                        "common_beta": r["current"]["beta"],
+                        "value": c["value"],
+                        "mean": c["mean"],
+                        "low": c["low"],
+                        "high": c["high"],
+                        "runs": c["runs"],
+                        "picked": c["value"] == r["pick"],
+                    }
+                )
         ne_rows.append(
             {
                 "mode": mode,

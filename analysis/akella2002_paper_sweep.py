@@ -52,11 +52,11 @@ def figure_of(search: Mapping) -> str:
 
 
 def paper_sweep_checks(searches: Sequence[Mapping]) -> tuple[pd.DataFrame, dict[str, float]]:
-    """The sweeps of each search (:func:`analysis.akella2002.sweep_rows`, the search's name in
-    ``search``) and, per published NE coordinate of its mode (alpha_E, beta_E), its value as
-    ``check.<key>.paper_sweep``. ValueError without searches, or for a search not made by the
-    paper's sweep (its record's method is not ``full``) or not converged (its NE is no
-    answer)."""
+    """The sweeps of each search (one row per candidate of each sweep, as the NE figures'
+    tables, the search's name in ``search``) and, per published NE coordinate of its mode
+    (alpha_E, beta_E), its value as ``check.<key>.paper_sweep``. ValueError without
+    searches, or for a search not made by the paper's sweep (its record's method is not
+    ``full``) or not converged (its NE is no answer)."""
     if not searches:
         raise ValueError("no search records given")
     tables, numbers = [], {}
@@ -71,7 +71,16 @@ def paper_sweep_checks(searches: Sequence[Mapping]) -> tuple[pd.DataFrame, dict[
         for metric in ak.PUBLISHED[figure][s["mode"]]:
             if metric in ("alpha_e", "beta_e"):
                 numbers[check_key(ak.number_key(figure, s["mode"], metric))] = float(s[metric])
-        tables.append(pd.DataFrame([{"search": s["search"], **r} for r in ak.sweep_rows(s)]))
+        # a candidate's own fields (value, mean, low, high, runs), after its sweep's
+        tables.append(
+            pd.DataFrame(
+                {"search": s["search"], "iteration": r["iteration"], "coordinate": r["coordinate"],
+                 "common_alpha": r["current"]["alpha"], "common_beta": r["current"]["beta"],
+                 **c, "picked": c["value"] == r["pick"]}
+                for r in s["records"]
+                for c in r["candidates"]
+            )
+        )  # fmt: skip
     return pd.concat(tables, ignore_index=True), numbers
 
 
