@@ -267,10 +267,12 @@ def test_joint_search_in_both_orders(
 
 def test_study_of_the_config(cfg: dict) -> None:
     st = aks.study(cfg, "quick")
-    # 7 set-ups x 3 modes, and each joint search beta first (and the sensitivity's variants);
-    # beyond the paper, SACK x 3 modes behind 5 of today's queues
+    # 7 set-ups x 3 modes, each joint search beta first, and Figure 11(a)'s alpha search by the
+    # paper's sweep, a diagnosis check (and the sensitivity's variants); beyond the paper, SACK
+    # x 3 modes behind 5 of today's queues
     paper = [s for s in st.searches.values() if not s.variant and s.queue in aks.PAPER_QUEUES]
-    assert len(paper) == 21 + 7
+    assert len(paper) == 21 + 7 + 1
+    assert "sack_chokeplus_alpha_fullsweep" in st.searches
     beyond = {n for n, s in st.searches.items() if s.queue not in aks.PAPER_QUEUES}
     assert beyond == {
         f"sack_{q}_{m}" for q in ("sfq", "drr", "codel", "fqcodel", "pie") for m in aks.MODES

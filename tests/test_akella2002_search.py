@@ -243,9 +243,16 @@ def _design(c: dict, name: str) -> dict:
 
 def test_the_configured_methods(cfg: dict) -> None:
     """Adaptive is the method at paper fidelity, the paper's sweep at quick; both can be
-    asked for, each under its own folder."""
+    asked for, each under its own folder. At paper only the diagnosis-check searches made by
+    the paper's sweep (``<search>_fullsweep``, step paper_sweep) are full."""
     paper, quick = aks.study(cfg, "paper"), aks.study(cfg, "quick")
-    assert {s.method for s in paper.searches.values()} == {"adaptive"}
+    by_method = {
+        m: {n for n, s in paper.searches.items() if s.method == m} for m in aks.SEARCH_METHODS
+    }
+    assert by_method["full"] == {"sack_chokeplus_alpha_fullsweep"}
+    assert by_method["adaptive"] and not any(
+        n.endswith("_fullsweep") for n in by_method["adaptive"]
+    )
     assert {s.method for s in quick.searches.values()} == {"full"}
     assert paper.seed_batches == [tuple(range(i, i + 5)) for i in (1, 6, 11, 16)]
     assert quick.seed_batches == [(1, 2, 3, 4, 5)]
