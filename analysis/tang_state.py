@@ -2,7 +2,7 @@
 reports: the analysis step ``table1_state`` (``python -m analysis.tang_state table1_state``,
 analysis/cli.py's flags), read from the step ``exp1``'s tidy table.
 
-Table 1 reports each start order's equilibrium (Sec 6.1: "the network has reached very
+Table 1 reports each start order's equilibrium (Sec 5.2: "the network has reached very
 different equilibria depending on which flows start first"): FAST first saturates link 2
 only, Reno first links 1 and 3 only (:data:`analysis.tang.FIG1_STATES`). The paper's 30
 repetitions of each order all end there, as its standard deviations (a small fraction of the
