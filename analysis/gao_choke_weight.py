@@ -41,8 +41,8 @@ MET_KEY = "check.table2.choke.wq_rows_met"
 
 
 def weight_of(run_dir: Path) -> float:
-    """A run's CHOKe weight w_q, from its summary."""
-    return float(nsio.read_summary(gao._dirs([Path(run_dir)])[0])["params"]["red_q_weight"])
+    """A run's CHOKe weight w_q, from the summary in its folder."""
+    return float(nsio.read_summary(Path(run_dir))["params"]["red_q_weight"])
 
 
 def best_weight(met: Mapping[float, int], assumed: float) -> float:
@@ -97,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cli.need(ap, a, "--tidy", "--numbers", "--extra", "--runs", "--originals")
     cli.extra_dir(ap, a)
     assumed = float(cli.param(ap, a, ASSUMED_WQ))  # type: ignore[arg-type]
-    tidy, numbers = weight_checks(a.runs, load_originals(a.originals), assumed)
+    tidy, numbers = weight_checks(cli.run_dirs(a.runs), load_originals(a.originals), assumed)
     write_tidy(tidy, a.tidy)
     write_numbers(numbers, a.numbers)
     return 0
