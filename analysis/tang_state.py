@@ -11,7 +11,11 @@ gap between the states) show. Some of our Reno-first runs end in the other state
 claim ``table1.two_equilibria`` classifies them (:func:`analysis.tang.saturation`), and gives
 Table 1's rows over those runs (:func:`analysis.tang.table_numbers`) and their coefficients of
 variation over the paper's (:func:`analysis.tang.cv_ratio_checks`) as check values
-``check.<row>.cv_ratio_in_state``, with the number of runs kept per order.
+``check.<row>.in_state`` and ``check.<row>.cv_ratio_in_state``, with the number of runs kept
+per order. In the Reno-first state link 1 is saturated and carries paths 1 and 3, so the two
+paths trade the same Mb/s from run to run: the s.d. of their sum over the kept runs
+(``check.table1.reno_first.path1_path3_sum_sd_in_state``) shows how much of each path's spread
+is that trade (docs/tang.md T17).
 
 A module of its own, apart from analysis/tang.py, so that its code inputs are this step's
 (rules/common.smk step_module).
@@ -35,6 +39,19 @@ STEP = "table1_state"
 EXPERIMENT = "exp1"
 #: suffix of the check values: the cv ratio over the runs in the order's state
 SUFFIX = "cv_ratio_in_state"
+#: the paths that share the saturated link 1 in the Reno-first state (Fig 1: path 1 crosses
+#: links 1-2, path 3 links 1-3) and the check value of the s.d. of their summed rate
+SHARED_LINK1 = (1, 3)
+SUM_SD = "check.table1.reno_first.path1_path3_sum_sd_in_state"
+
+
+def summed_rate_sd(kept: pd.DataFrame, first: str, paths: Sequence[int]) -> float:
+    """The s.d. over the runs of ``kept`` (a window table) started in order ``first`` of the
+    sum of the rates of ``paths`` (group indices); nan with fewer than two runs."""
+    g = tang.primary(EXPERIMENT, kept)
+    g = g[(g["what"] == "group") & (g["first"] == first) & g["idx"].isin(paths)]
+    total = g.groupby("seed")["mbps"].sum()
+    return float(total.std(ddof=1)) if len(total) > 1 else float("nan")
 
 
 def runs_in_state(w: pd.DataFrame) -> pd.DataFrame:
@@ -72,6 +89,7 @@ def state_checks(
     numbers.update({f"check.{k}.in_state": v for k, v in rows.items()})
     for key, v in tang.cv_ratio_checks(rows, published).items():
         numbers[key.removesuffix(tang.CV_CHECK) + SUFFIX] = v
+    numbers[SUM_SD] = summed_rate_sd(kept, "long", SHARED_LINK1)
     s["saturated"] = s["saturated"].map(lambda t: "+".join(str(i) for i in t))
     return s, numbers
 
