@@ -15,7 +15,11 @@ rule (Sec 4.1: the search stops when the best reply is the current value). The s
 ``<tcp>_<queue>_beta_at_ne`` (:func:`published_start_experiments`, made by the workflow for the
 rows whose diagnosis names the check, :func:`start_joints`) are beta best-response searches
 with every flow's alpha at the paper's alpha_E, started at its beta_E; :func:`start_checks`
-gives their beta_E as ``check.<key>.published_start``.
+gives their beta_E as ``check.<key>.published_start``. For the rows whose diagnosis names an
+unstated parameter instead (check ``check.<key>.published_start_tested``), the workflow also
+reruns that search under every tested value of config ``akella2002.sensitivity``
+(:func:`tested_start_searches`: the searches ``<tcp>_<queue>_beta_at_ne@<value>``), and
+:func:`start_checks` gives the beta_E nearest the paper's of those that stop.
 
 The alpha searches whose NE goodput and loss the paper gives (Sec 4.3.2-4.3.3) get the same
 experiment, every flow at the paper's alpha_E and the alpha searches' beta (Sec 4.1), when
@@ -50,6 +54,7 @@ from analysis.akella2002 import _points as points_of_runs
 from analysis.akella2002_search import (
     NE_FIGURES,
     PAPER,
+    VARIANT_SEP,
     SensValue,
     profile_metrics,
     read_point_rows,
@@ -79,6 +84,11 @@ START_CHECK = "published_start"
 #: That search's experiment (made by the workflow from the joint search's experiment and the
 #: originals, for the rows whose diagnosis names the check: never typed)
 START_SEARCH = "{tcp}_{queue}_beta_at_ne"
+#: The check of a joint NE's published beta_E under the tested values of the parameters the
+#: paper does not state (config ``akella2002.sensitivity``, whose every value the workflow
+#: reruns the :data:`START_SEARCH` search under): of those searches that stop, the beta_E
+#: nearest the published one, ``check.<key>.<this>``
+START_TESTED_CHECK = START_CHECK + "_tested"
 
 
 def published_ne(published: Mapping[str, Published]) -> dict[str, tuple[float, float]]:
@@ -198,15 +208,24 @@ def published_profile_experiments(
     return out
 
 
+def _start_row(d: Diagnosis, suffixes: Sequence[str]) -> str | None:
+    """The row a diagnosis's published-start check (one of ``suffixes``) is computed for, None
+    when its check is another."""
+    for suffix in suffixes:
+        if d.check.endswith(f".{suffix}"):
+            return d.check[len(CHECK_PREFIX) : -len(suffix) - 1]
+    return None
+
+
 def start_joints(diagnoses: Iterable[Diagnosis]) -> list[str]:
-    """The joint searches whose beta_E row has a diagnosis that names the published-start
-    check (``check.text.<joint>.beta_e.published_start``): the searches
+    """The joint searches whose beta_E row has a diagnosis that names a published-start check
+    (``check.text.<joint>.beta_e.published_start``, or ``..._tested``): the searches
     :func:`published_start_experiments` makes. ValueError for the check named on another row."""
     out: set[str] = set()
     for d in diagnoses:
-        if not d.check.endswith(f".{START_CHECK}"):
+        row = _start_row(d, (START_CHECK, START_TESTED_CHECK))
+        if row is None:
             continue
-        row = d.check[len(CHECK_PREFIX) : -len(START_CHECK) - 1]
         parts = row.split(".")
         if row != d.key or len(parts) != 3 or parts[0] != "text" or parts[2] != "beta_e":
             raise ValueError(
@@ -215,6 +234,14 @@ def start_joints(diagnoses: Iterable[Diagnosis]) -> list[str]:
             )
         out.add(parts[1])
     return sorted(out)
+
+
+def tested_start_searches(diagnoses: Iterable[Diagnosis]) -> list[str]:
+    """The :data:`START_SEARCH` searches of the joint beta_E rows whose diagnosis names
+    :data:`START_TESTED_CHECK`: the workflow adds them to the searches config
+    ``akella2002.sensitivity`` reruns under its tested values."""
+    joints = start_joints(d for d in diagnoses if _start_row(d, (START_TESTED_CHECK,)))
+    return [START_SEARCH.format(tcp=j.split("_")[0], queue=j.split("_")[1]) for j in joints]
 
 
 def published_start_experiments(
@@ -250,18 +277,30 @@ def start_checks(
 ) -> dict[str, float]:
     """``check.text.<joint>.beta_e.published_start``: the beta_E of each record, a finished
     :data:`START_SEARCH` search (none for one that did not converge: its last pick is no
-    equilibrium). ValueError for a record of any other search or start."""
+    equilibrium). The records of that search under tested values (``<search>@<value>``) give
+    ``check.text.<joint>.beta_e.published_start_tested`` instead: of those that converged,
+    the beta_E nearest the published one (nan when none did). ValueError for a record of any
+    other search or start."""
     profiles = published_ne(published)
     out: dict[str, float] = {}
+    tested: dict[str, list[float]] = {}
     for r in records:
         tcp, queue, name = str(r["tcp"]), str(r["queue"]), str(r["search"])
         joint = f"{tcp}_{queue}_joint"
-        if name != START_SEARCH.format(tcp=tcp, queue=queue) or r["mode"] != "beta":
+        base, _, variant = name.partition(VARIANT_SEP)
+        if base != START_SEARCH.format(tcp=tcp, queue=queue) or r["mode"] != "beta":
             raise ValueError(f"{name}: not a beta search from the paper's joint NE")
         if joint not in profiles or tuple(map(float, r["spec"]["start"])) != profiles[joint]:
             raise ValueError(f"{name}: not started at the paper's joint NE profile of {joint}")
-        if r["converged"]:
+        if variant:
+            got = tested.setdefault(joint, [])
+            if r["converged"]:
+                got.append(float(r["beta_e"]))
+        elif r["converged"]:
             out[f"check.text.{joint}.beta_e.{START_CHECK}"] = float(r["beta_e"])
+    for joint, got in tested.items():
+        key = f"text.{joint}.beta_e"
+        out[f"check.{key}.{START_TESTED_CHECK}"] = closest_tested(got, published[key])
     return out
 
 

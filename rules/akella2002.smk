@@ -22,10 +22,11 @@ from analysis.compare import load_originals
 # rows: each joint search's experiment with every flow at the published (alpha_E, beta_E)), and
 # the beta searches started there, for the beta_E rows whose diagnosis names that check
 _AK_PUBLISHED = {p.key: p for p in load_originals(Path("config/originals/akella2002.yaml"))}
+_AK_DIAGNOSES = diag.load(Path("config/diagnoses/akella2002.yaml"))
 _AK_START_EXPERIMENTS = akella_profiles.published_start_experiments(
     config["akella2002"]["experiments"],
     _AK_PUBLISHED,
-    akella_profiles.start_joints(diag.load(Path("config/diagnoses/akella2002.yaml"))),
+    akella_profiles.start_joints(_AK_DIAGNOSES),
 )
 # (and the profiles under the tested values of config akella2002.profiles); an alpha search's
 # profile keeps every flow's beta at the alpha searches' (Sec 4.1)
@@ -41,6 +42,15 @@ config["akella2002"]["experiments"].update(
     )
     | _AK_START_EXPERIMENTS
 )
+# the beta searches from the paper's joint NE whose row's diagnosis names an unstated
+# parameter are rerun under every tested value, as the sensitivity's searches are
+_AK_SENS_CONFIG = config["akella2002"].get("sensitivity")
+if _AK_SENS_CONFIG:
+    _AK_SENS_CONFIG["searches"] = list(
+        dict.fromkeys(
+            [*_AK_SENS_CONFIG["searches"], *akella_profiles.tested_start_searches(_AK_DIAGNOSES)]
+        )
+    )
 
 try:
     AK = akella.study(config, FIDELITY)
@@ -158,12 +168,12 @@ AK_PROFILES_TESTED = [
     for s in _AK_PROFILE_SEARCHES[f]
     for v in AK_TESTED
 ]
-# the beta searches from the paper's joint NE made at this fidelity (their beta_E: the check
-# of the beta_E rows whose diagnosis names it)
+# the beta searches from the paper's joint NE made at this fidelity, and under the tested
+# values (their beta_E: the check of the beta_E rows whose diagnosis names it)
 AK_STARTS = [
     f"{AK.search_dir(s)}/search.json"
-    for s in sorted(_AK_START_EXPERIMENTS)
-    if s in AK.searches
+    for s in sorted(AK.searches)
+    if s.partition(akella.VARIANT_SEP)[0] in _AK_START_EXPERIMENTS
 ]
 AK_PROFILES_KEY = "profiles:akella2002"  # its key in the bundle (rules/bundle.smk)
 AK_PROFILES_NUMBERS = f"{GEN}/akella2002/numbers-profiles.csv"

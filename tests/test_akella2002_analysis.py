@@ -1572,8 +1572,9 @@ def test_tested_checks_take_the_value_nearest_the_paper(tmp_path: Path) -> None:
 
 def test_start_joints_are_the_rows_whose_diagnosis_names_the_check() -> None:
     joints = profiles.start_joints(DIAG.values())
+    checks = (profiles.START_CHECK, profiles.START_TESTED_CHECK)
     assert joints == sorted(
-        k.split(".")[1] for k, d in DIAG.items() if d.check == f"check.{k}.{profiles.START_CHECK}"
+        k.split(".")[1] for k, d in DIAG.items() if d.check in [f"check.{k}.{c}" for c in checks]
     )
     assert joints  # the config names the check on some rows
     # the check of one row named on another, or on a row that is no joint beta_E: refused
@@ -1639,6 +1640,45 @@ def test_start_checks_take_the_searches_beta_e_from_the_paper_ne_only() -> None:
         profiles.start_checks([start_record("reno_red_beta_at_ne", [1.0, 0.5], 0.93)], PUB)
     with pytest.raises(ValueError, match="not a beta search from the paper's joint NE"):
         profiles.start_checks([start_record("reno_red_beta", [a, b], 0.93)], PUB)
+
+
+def test_tested_start_searches_are_the_rows_whose_diagnosis_names_the_tested_check() -> None:
+    key = "text.tahoe_droptail_joint.beta_e"
+    assert DIAG[key].check == f"check.{key}.{profiles.START_TESTED_CHECK}"
+    assert profiles.tested_start_searches(DIAG.values()) == ["tahoe_droptail_beta_at_ne"]
+    # its joint is also one whose search from the paper's NE the workflow makes
+    assert "tahoe_droptail_joint" in profiles.start_joints(DIAG.values())
+    # a row whose diagnosis names the untested check is not rerun under the tested values
+    plain = dataclasses.replace(DIAG[key], check=f"check.{key}.{profiles.START_CHECK}")
+    assert profiles.tested_start_searches([plain]) == []
+
+
+def test_start_checks_under_tested_values_take_the_nearest_that_stops() -> None:
+    key = "text.tahoe_droptail_joint.beta_e"
+    a, b = profiles.published_ne(PUB)["tahoe_droptail_joint"]
+    name = "tahoe_droptail_beta_at_ne"
+    check = f"check.{key}.{profiles.START_TESTED_CHECK}"
+    base = start_record(name, [a, b], 0.93, converged=False)
+    under = [
+        start_record(f"{name}@rtt40", [a, b], 0.93, converged=False),
+        start_record(f"{name}@buf75", [a, b], 0.96),
+        start_record(f"{name}@rtt200", [a, b], 0.98),
+    ]
+    got = profiles.start_checks([base, *under], PUB)
+    # the default search reached its cap: no published_start value; of the tested values'
+    # searches that stopped (0.96, 0.98), the one nearest the paper's 0.98
+    assert got == {check: 0.98}
+    assert outcome(key, got[check]) == dg.HOLDS
+    # only searches that cycle or stop far from the paper's value: the check fails
+    far = [under[0], under[1], start_record(f"{name}@rtt200", [a, b], 0.9)]
+    got = profiles.start_checks(far, PUB)
+    assert got == {check: 0.96} and outcome(key, got[check]) == dg.FAILS
+    # none stopped: the check has no value, and the row is not explained
+    got = profiles.start_checks([under[0]], PUB)
+    assert math.isnan(got[check])
+    assert outcome(key, got[check]) != dg.HOLDS
+    with pytest.raises(ValueError, match="not a beta search"):
+        profiles.start_checks([start_record(f"{name}x@rtt200", [a, b], 0.98)], PUB)
 
 
 def test_published_start_diagnosis_holds_only_within_a_beta_step() -> None:
