@@ -1162,12 +1162,14 @@ def test_ci_tied_check_of_the_ne_rows() -> None:
     assert ak.ci_tied_values(search, "beta") == [0.9, 0.93, 0.96]
     assert ak.ci_tied_values(search, "gamma") == []
     key = "text.tahoe_droptail_joint.beta_e"
-    assert DIAG[key].check == ak.CI_TIED_ROWS[key]
     got = ak.ci_tied_checks("fig03", [search], {key: 0.96})
     assert got == {ak.CI_TIED_ROWS[key]: 0.96}
-    assert outcome(key, got[ak.CI_TIED_ROWS[key]], 0.96) == dg.HOLDS
+    # judged by the diagnosis of the beta rows that name it (Figure 3(b)'s, say)
+    beta_row = "fig3b.tahoe_droptail.beta_e"
+    assert DIAG[beta_row].check == ak.CI_TIED_ROWS[beta_row]
+    assert outcome(beta_row, got[ak.CI_TIED_ROWS[key]], 0.96) == dg.HOLDS
     far = ak.ci_tied_closest(search, "beta", 0.99)
-    assert far == 0.96 and outcome(key, far, 0.99) == dg.FAILS
+    assert far == 0.96 and outcome(beta_row, far, 0.99) == dg.FAILS
     # a search that never swept beta: no value (not computed)
     assert math.isnan(ak.ci_tied_closest({"records": []}, "beta", 0.98))
     # only the diagnosed rows get a check
@@ -1182,7 +1184,11 @@ def test_ci_tied_check_of_the_ne_rows() -> None:
     flat = {"mode": "joint", "records": [sweep("alpha", 60.0, *(cand(*c) for c in alphas))]}
     tied = ak.ci_tied_checks("fig07", [flat], {akey: 27.0})[ak.CI_TIED_ROWS[akey]]
     assert tied == 25.0 and outcome(akey, tied) == dg.HOLDS
-    assert {DIAG[k].check for k in ak.CI_TIED_ROWS} == set(ak.CI_TIED_ROWS.values())
+    # every such row's diagnosis names its check but the Tahoe drop-tail joint beta_E's, which
+    # names the searches from the paper's NE under the tested values (its ci_tied value is
+    # still computed and shown)
+    named = {k for k in ak.CI_TIED_ROWS if DIAG[k].check == ak.CI_TIED_ROWS[k]}
+    assert set(ak.CI_TIED_ROWS) - named == {key}
 
 
 def test_conservative_pick_replays_the_last_sweep() -> None:
