@@ -499,7 +499,8 @@ def sensitivity_figure(rows: pd.DataFrame) -> plt.Figure:
         if np.isfinite(pub):
             ax.axhline(pub, color="C3", ls="--", lw=1, label="paper")
         ax.set_xticks(x, [r["value"] or "ours" for _, r in t.iterrows()], rotation=45, fontsize=7)
-        coord = "beta" if name.endswith("_beta") else "alpha"
+        # a beta search: the beta set-up's, or one started at a paper's joint NE
+        coord = "beta" if name.endswith(("_beta", "_beta_at_ne")) else "alpha"
         ax.set_ylabel(f"$\\{coord}_E$")
         ax.set_title(name.replace("_", " "), fontsize=9)
     fig.tight_layout()
