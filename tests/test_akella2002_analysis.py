@@ -1683,6 +1683,12 @@ def test_start_checks_under_tested_values_take_the_nearest_that_stops() -> None:
     got = profiles.start_checks([under[0]], PUB)
     assert math.isnan(got[check])
     assert outcome(key, got[check]) != dg.HOLDS
+    # the search under our defaults already stops at the paper's value: the tested values are
+    # not what separates the row, so the check has no value even though one of them stops there
+    stops = start_record(name, [a, b], b)
+    got = profiles.start_checks([stops, *under], PUB)
+    assert got[f"check.{key}.{profiles.START_CHECK}"] == b
+    assert math.isnan(got[check]) and outcome(key, got[check]) != dg.HOLDS
     with pytest.raises(ValueError, match="not a beta search"):
         profiles.start_checks([start_record(f"{name}x@rtt200", [a, b], 0.98)], PUB)
 
