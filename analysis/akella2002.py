@@ -477,61 +477,6 @@ def running_line_se(
     return fit, np.sqrt(sigma2 * (mat**2 @ inv_w))
 
 
-def fitted_f(
-    fig5: pd.DataFrame,
-    series: str,
-    parameter: str,
-    tau_s: float | None,
-    halfwidth: float,
-    shift: float = 0.0,
-    model: str | None = None,
-) -> pd.DataFrame | None:
-    """F_a (``parameter`` alpha) or F_b (beta) of ``series`` with the measured slope
-    estimated by regression, one row per usable point: x, the fitted slope ``P_fit`` and its
-    standard error ``P_se``, and ``F`` at the fitted slope moved by ``shift`` standard errors.
-    None without usable points.
-
-    The measured slope at each point is a difference quotient of two noisy loss rates
-    (variance ~ 1/h^2; alpha step 1, beta step 0.01 at paper fidelity), and F is linear in it,
-    so the raw F changes sign wherever one slope is high or low by chance. Sec 4.3 treats the
-    loss functions and their slopes as smooth functions estimated from the measurements, so we
-    estimate the slope's function by regression: a running-line (local linear least-squares)
-    fit over x -+ ``halfwidth`` (:func:`running_line`), each measured slope weighted by h^2
-    (the inverse of its variance, equal noise in the loss rates assumed). F is then computed
-    from the measured loss rate, round-trip time and RTO and the fitted slope
-    (:func:`models.f_alpha` or :func:`models.f_beta`; the series' model, or ``model`` if given;
-    ``tau_s`` for Severe; T_0 the measured RTO for Hybrid). Points without losses (p = 0), and
-    alpha = 0, have no F and are left out. Every model's F falls as the slope grows (its
-    coefficient is -C_a or -C_b times a positive factor), so a ``shift`` of -z gives F's
-    one-sided upper confidence bound at level z (:func:`fa_not_negative_fraction`)."""
-    d = fig5[
-        (fig5["series"] == series)
-        & (fig5["parameter"] == parameter)
-        & (fig5["p"] > 0)
-        & (fig5["srtt"] > 0)
-        & ((fig5["x"] > 0) | (parameter != "alpha"))
-    ].sort_values("x")
-    if d.empty:
-        return None
-    if model is None:
-        model = FIG5_SERIES[(d["tcp"].iloc[0], d["queue"].iloc[0])]
-    x = d["x"].to_numpy(dtype=float)
-    h = d["h"].to_numpy(dtype=float)
-    p_fit, p_se = running_line_se(x, d["P"].to_numpy(dtype=float), h**2, halfwidth)
-    ts = tau_s if model == "severe" else None
-    t0s = d["rto"] if model == "hybrid" else [None] * len(d)
-    f = models.f_alpha if parameter == "alpha" else models.f_beta
-    f_fit = np.array(
-        [
-            float(f(model, xi, pi, di, ri, tau_s=ts, t0=ti))  # type: ignore[arg-type]
-            for xi, pi, di, ri, ti in zip(
-                x, d["p"], p_fit + shift * p_se, d["srtt"], t0s, strict=True
-            )
-        ]
-    )
-    return pd.DataFrame({"x": x, "P_fit": p_fit, "P_se": p_se, "F": f_fit})
-
-
 def fa_fitted(
     fig5: pd.DataFrame,
     series: str,
@@ -539,10 +484,45 @@ def fa_fitted(
     halfwidth: float = FA_FIT_HALFWIDTH,
     shift: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray] | None:
-    """(alphas, F_a) of ``series`` with P_a estimated by regression (:func:`fitted_f`; the
-    curve :func:`fa_zero_crossing` reads); None without usable alpha points."""
-    t = fitted_f(fig5, series, "alpha", tau_s, halfwidth, shift)
-    return None if t is None else (t["x"].to_numpy(), t["F"].to_numpy())
+    """(alphas, F_a) of ``series`` with P_a estimated by regression (the curve
+    :func:`fa_zero_crossing` reads); None without usable alpha points.
+
+    The measured slope P_a at each alpha is a difference quotient of two noisy loss rates
+    (variance ~ 1/h^2; alpha step 1 at paper fidelity), and F_a is linear in P_a, so the raw F_a
+    changes sign wherever one slope is high or low by chance. Sec 4.3 treats p_a and P_a as
+    smooth functions of alpha estimated from the measurements, so we estimate the function
+    P_a(alpha) by regression: a running-line (local linear least-squares) fit over alpha -+
+    ``halfwidth`` (:func:`running_line`), each measured slope weighted by h^2 (the inverse of
+    its variance, equal noise in the loss rates assumed). F_a is then computed from the
+    measured p_a, round-trip time and RTO and the fitted P_a (:func:`models.f_alpha`, the
+    series' model, ``tau_s`` for Severe). Points without losses (p = 0) or with alpha = 0 have
+    no F_a and are left out. ``shift`` moves the fitted P_a by that many of its standard
+    errors (:func:`running_line_se`) before F_a is computed: every model's F_a falls as P_a
+    grows (its coefficient is -C_a times a positive factor), so a shift of -z gives F_a's
+    one-sided upper confidence bound at level z (:func:`fa_not_negative_fraction`)."""
+    d = fig5[
+        (fig5["series"] == series)
+        & (fig5["parameter"] == "alpha")
+        & (fig5["p"] > 0)
+        & (fig5["srtt"] > 0)
+        & (fig5["x"] > 0)
+    ].sort_values("x")
+    if d.empty:
+        return None
+    model = FIG5_SERIES[(d["tcp"].iloc[0], d["queue"].iloc[0])]
+    x = d["x"].to_numpy(dtype=float)
+    h = d["h"].to_numpy(dtype=float)
+    p_fit, p_se = running_line_se(x, d["P"].to_numpy(dtype=float), h**2, halfwidth)
+    p_fit = p_fit + shift * p_se
+    ts = tau_s if model == "severe" else None
+    t0s = d["rto"] if model == "hybrid" else [None] * len(d)
+    f_fit = np.array(
+        [
+            float(models.f_alpha(model, xi, pi, di, ri, tau_s=ts, t0=ti))  # type: ignore[arg-type]
+            for xi, pi, di, ri, ti in zip(x, d["p"], p_fit, d["srtt"], t0s, strict=True)
+        ]
+    )
+    return x, f_fit
 
 
 def fa_zero_crossing(

@@ -14,7 +14,7 @@ This step computes F_b from our Figure 5(c), (d) measurements of SACK under CHOK
 F_n's own loss slope P_b, the mean smoothed RTT and RTO at each beta) under both models:
 eq (24), Figure 6(b)'s, and eq (25) with T_0 the measured RTO, i.e. with the timeouts the
 paper names. P_b(beta) is estimated by the running line of Figure 6(a)'s crossing
-(:func:`analysis.akella2002.fitted_f`, halfwidth :data:`FB_FIT_HALFWIDTH`), and each
+(:func:`analysis.akella2002.running_line_se`, halfwidth :data:`FB_FIT_HALFWIDTH`), and each
 model's check is the fraction of the measured betas at which F_b is not significantly
 negative (its one-sided 95 % upper bound, the fitted slope less 1.645 standard errors, is
 positive; as :func:`analysis.akella2002.fa_not_negative_fraction` does for F_a). The check
@@ -36,6 +36,7 @@ import pandas as pd
 
 from analysis import akella2002 as ak
 from analysis.cli import analysis_parser, extra_dir, need, parse
+from analysis.models import akella2002 as models
 from analysis.outputs import write_numbers, write_tidy
 
 #: the step this module makes and the step whose tidy table it reads
@@ -63,19 +64,44 @@ def fb_fitted(
     halfwidth: float = FB_FIT_HALFWIDTH,
     z: float = ak.FA_NEGATIVE_Z,
 ) -> pd.DataFrame:
-    """Per measured beta of ``series`` (points with losses and a measured RTT), from
-    :func:`analysis.akella2002.fitted_f` under ``model`` (T_0 the measured RTO under
-    ``hybrid``): the fitted slope P_b and its standard error, F_b at the fitted slope (``F``)
-    and at the slope less ``z`` standard errors (``F_upper``, F_b's one-sided upper bound).
-    ValueError without usable points."""
-    point = ak.fitted_f(fig5, series, "beta", None, halfwidth, model=model)
-    upper = ak.fitted_f(fig5, series, "beta", None, halfwidth, shift=-z, model=model)
-    if point is None or upper is None:
+    """Per measured beta of ``series`` (points with losses and a measured RTT): the fitted
+    slope P_b and its standard error, and F_b under ``model`` at the fitted slope (``F``)
+    and at the slope less ``z`` standard errors (``F_upper``: every model's F_b falls as P_b
+    grows, so this is F_b's one-sided upper bound). T_0 is the measured RTO under
+    ``hybrid``. ValueError without usable points."""
+    d = fig5[
+        (fig5["series"] == series)
+        & (fig5["parameter"] == "beta")
+        & (fig5["p"] > 0)
+        & (fig5["srtt"] > 0)
+    ].sort_values("x")
+    if d.empty:
         raise ValueError(f"no beta points of {series} with losses in the Figure 5 table")
-    out = point.rename(columns={"x": "beta"})
-    out.insert(0, "model", model)
-    out["F_upper"] = upper["F"].to_numpy()
-    return out
+    x = d["x"].to_numpy(dtype=float)
+    h = d["h"].to_numpy(dtype=float)
+    fit, se = ak.running_line_se(x, d["P"].to_numpy(dtype=float), h**2, halfwidth)
+    t0s = d["rto"] if model == "hybrid" else [None] * len(d)
+
+    def f_b(slopes: np.ndarray) -> np.ndarray:
+        return np.array(
+            [
+                float(models.f_beta(model, xi, pi, di, ri, t0=ti))  # type: ignore[arg-type]
+                for xi, pi, di, ri, ti in zip(x, d["p"], slopes, d["srtt"], t0s, strict=True)
+            ]
+        )
+
+    return pd.DataFrame(
+        {
+            "model": model,
+            "beta": x,
+            "p": d["p"].to_numpy(dtype=float),
+            "P_fit": fit,
+            "P_se": se,
+            "rto": d["rto"].to_numpy(dtype=float),
+            "F": f_b(fit),
+            "F_upper": f_b(fit - z * se),
+        }
+    )
 
 
 def fb_checks(fig5: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, float]]:
