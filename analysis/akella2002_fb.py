@@ -68,7 +68,10 @@ def fb_fitted(
     slope P_b and its standard error, and F_b under ``model`` at the fitted slope (``F``)
     and at the slope less ``z`` standard errors (``F_upper``: every model's F_b falls as P_b
     grows, so this is F_b's one-sided upper bound). T_0 is the measured RTO under
-    ``hybrid``. ValueError without usable points."""
+    ``hybrid``. ValueError without usable points. The fit is
+    :func:`analysis.akella2002.fa_fitted`'s, for beta and a given model: one function for
+    both would change the code input of every Akella step, whose bundle update remakes the
+    Figure 5 and CHOKe runs (about 25,000; CHANGELOG, 2026-11-30 evening)."""
     d = fig5[
         (fig5["series"] == series)
         & (fig5["parameter"] == "beta")
