@@ -1444,9 +1444,9 @@ PACKET_SIZE_ROWS = [
     "text.tahoe_red_joint.ne_goodput",
     "text.sack_chokeplus_joint.ne_loss",
     "fig8a.sack_red.ne_loss",
+    "text.tahoe_red_joint.ne_loss",
 ]
 RTT_ROWS = [
-    "text.tahoe_red_joint.ne_loss",
     "text.sack_red_joint.ne_goodput",
     "text.sack_red_joint.ne_loss",
 ]
@@ -1472,7 +1472,7 @@ def test_profile_diagnosis_holds_only_where_the_paper_profile_gives_the_paper_va
 def test_tested_values_are_the_configured_packet_sizes_and_only_unstated_parameters() -> None:
     cfg = conf.load(conf.config_files())
     values = profiles.tested_values(cfg)
-    assert {v.name for v in values} == {"pkt500", "pkt1500", "rtt40", "rtt200"}
+    assert {v.name for v in values} == {"pkt500", "pkt1500", "pkt250", "rtt40", "rtt200"}
     assert {v.parameter for v in values} == {"pkt_size", "rtt"}
     # the RTT values are the sensitivity searches' own (one definition in the config)
     sens = aks.sensitivity(cfg, "paper")
@@ -1482,6 +1482,9 @@ def test_tested_values_are_the_configured_packet_sizes_and_only_unstated_paramet
     sizes = {v.name: dict(v.set) for v in values}
     # the buffer stays one bandwidth-delay product in packets: 10 Mb/s x 120 ms / (8 S)
     assert sizes["pkt500"]["buffer"] == 300 and sizes["pkt1500"]["buffer"] == 100
+    assert sizes["pkt250"]["buffer"] == 600
+    # and RED's thresholds B/6 and B/2 of it
+    assert (sizes["pkt250"]["red_thresh"], sizes["pkt250"]["red_maxthresh"]) == (100, 300)
     # a value may not change a parameter the paper states, named under the profiles key
     bad = copy.deepcopy(cfg)
     bad["akella2002"]["profiles"]["pkt_size"]["values"]["pkt500"]["set"]["bw"] = 5_000_000
