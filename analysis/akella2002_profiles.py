@@ -28,7 +28,9 @@ given that beta (``alpha_beta``; the workflow gives it from the config).
 The profile runs are also made under tested values of parameters the paper does not state
 (config ``akella2002.profiles``, :func:`tested_values`; experiments
 ``<search>_published_ne_<value>``); :func:`tested_checks` gives, for each parameter, the row's
-value under the tested value nearest the paper's as ``check.<key>.published_profile_<parameter>``.
+value under the tested value nearest the paper's as ``check.<key>.published_profile_<parameter>``,
+and where the paper's value lies in the range of the row's values under the default and the
+tested values as ``check.<key>.published_profile_<parameter>_between``.
 
     python -m analysis.akella2002_profiles --figures fig07 ... --runs <summary.json> ... \
         [--searches <search.json> ...] [--tested <summary.json> ... --values <json>] \
@@ -78,6 +80,10 @@ TESTED_EXPERIMENT = PROFILE_EXPERIMENT + "_{value}"
 #: The check of a joint NE's goodput or loss at the paper's profile under the tested values of
 #: one parameter: the value nearest the published one, ``check.<key>.<this>``
 TESTED_CHECK = PROFILE_CHECK + "_{parameter}"
+#: The check of a joint NE's goodput or loss against our runs at the paper's profile under the
+#: default and every tested value of one parameter: where the published number lies in the
+#: range of those values (:func:`position_in_range`: 0 to 1 inside it), ``check.<key>.<this>``
+BETWEEN_CHECK = TESTED_CHECK + "_between"
 #: The check of a joint NE's published beta_E: the beta_E of our beta best-response search with
 #: every flow's alpha at the published alpha_E, started at the published beta_E,
 #: ``check.<key>.<this>``
@@ -355,6 +361,18 @@ def _metrics_at(
     raise ValueError(f"{missing} {dict(wanted)} among the points given")
 
 
+def position_in_range(values: Sequence[float], published: float) -> float:
+    """Where ``published`` lies in the range of ``values``: (published - min) / (max - min),
+    0 to 1 inside it, below 0 or above 1 outside it; nan without two distinct finite values.
+    Inside, a metric continuous in a scalar parameter takes the published number at some
+    value of the parameter between two of those it was measured at."""
+    finite = [v for v in values if math.isfinite(v)]
+    if len(finite) < 2 or min(finite) == max(finite):
+        return math.nan
+    lo, hi = min(finite), max(finite)
+    return (published - lo) / (hi - lo)
+
+
 def tested_checks(
     figure: str,
     point_dirs: Sequence[Path],
@@ -362,11 +380,15 @@ def tested_checks(
     published: Mapping[str, Published],
     values: Sequence[SensValue],
     alpha_beta: float | None = None,
+    defaults: Mapping[str, float] | None = None,
 ) -> dict[str, float]:
     """``check.<key>.published_profile_<parameter>`` of ``figure``'s NE goodput and loss
     (:func:`figure_profiles`), for each parameter of ``values``: the per-flow goodput or loss
     (as :func:`profile_checks`) with every flow at the paper's (alpha_E, beta_E) under each
-    tested value of it, the one nearest the published number. ValueError when no point given
+    tested value of it, the one nearest the published number. With ``defaults`` (the
+    :func:`profile_checks` of the figure), also ``check.<key>.published_profile_<parameter>_
+    between``: :func:`position_in_range` of the published number among the default's value and
+    the tested values' (a published range or bound has none). ValueError when no point given
     is that profile under one of the values."""
     out: dict[str, float] = {}
     for mode, want in figure_profiles(figure, published, alpha_beta):
@@ -382,6 +404,12 @@ def tested_checks(
                 out[f"check.{key}.{TESTED_CHECK.format(parameter=parameter)}"] = closest_tested(
                     got, published[key]
                 )
+                pub = published[key]
+                default = (defaults or {}).get(f"check.{key}.{PROFILE_CHECK}")
+                if default is not None and pub.kind == "value":
+                    out[f"check.{key}.{BETWEEN_CHECK.format(parameter=parameter)}"] = (
+                        position_in_range([default, *got], float(pub.published))  # type: ignore[arg-type]
+                    )
     return out
 
 
@@ -440,7 +468,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if values:
             dirs, seeds = points_of_runs(a.tested)
             for figure in a.figures:
-                checks.update(tested_checks(figure, dirs, seeds, published, values, a.alpha_beta))
+                checks.update(
+                    tested_checks(figure, dirs, seeds, published, values, a.alpha_beta, checks)
+                )
         records = [json.loads(p.read_text()) for p in a.searches]
         checks.update(start_checks(records, published))
     except ValueError as e:

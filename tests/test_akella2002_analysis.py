@@ -1446,10 +1446,7 @@ PACKET_SIZE_ROWS = [
     "fig8a.sack_red.ne_loss",
     "text.tahoe_red_joint.ne_loss",
 ]
-RTT_ROWS = [
-    "text.sack_red_joint.ne_goodput",
-    "text.sack_red_joint.ne_loss",
-]
+RTT_ROWS = ["text.sack_red_joint.ne_goodput"]
 
 
 @pytest.mark.parametrize("key", PROFILE_ROWS + PACKET_SIZE_ROWS + RTT_ROWS)
@@ -1526,7 +1523,7 @@ def test_tested_checks_take_the_value_nearest_the_paper(tmp_path: Path) -> None:
     a, b = profiles.published_profiles(PUB)["sack_red_joint"]
     at_paper = aks.symmetric_point("sack", "red", a, b)
     cfg = conf.load(conf.config_files())
-    values = [v for v in profiles.tested_values(cfg) if v.parameter == "pkt_size"]
+    values = [v for v in profiles.tested_values(cfg) if v.name in ("pkt500", "pkt1500")]
     sizes = {v.name: dict(v.set) for v in values}
     # our 1000-byte profile, and the two tested sizes: 500 B loses 2 in 100, 1500 B 9 in 100
     fake_profile_point(tmp_path / "ours", at_paper, seeds, 1000)
@@ -1574,6 +1571,44 @@ def test_tested_checks_take_the_value_nearest_the_paper(tmp_path: Path) -> None:
     text = numbers.read_text()
     assert "check.text.sack_red_joint.ne_loss.published_profile_pkt_size" in text
     assert "check.text.sack_red_joint.ne_loss.published_profile," in text
+    # with our own profile's values: where the paper's lies in the range of ours. Loss: 5 %
+    # (1000 B), 2 % and 9 %: (5.7 - 2) / (9 - 2) = 0.5286; goodput 0.8, 0.8 and 0.72 Mb/s:
+    # the paper's 0.97 is outside, (0.97 - 0.72) / (0.8 - 0.72) = 3.125
+    between = dict(line.split(",") for line in text.splitlines() if "_pkt_size_between" in line)
+    assert float(
+        between["check.text.sack_red_joint.ne_loss.published_profile_pkt_size_between"]
+    ) == (pytest.approx(0.037 / 0.07))
+    assert float(
+        between["check.text.sack_red_joint.ne_goodput.published_profile_pkt_size_between"]
+    ) == pytest.approx(3.125)
+
+
+def test_position_in_range_by_hand() -> None:
+    assert profiles.position_in_range([1.0, 3.0], 2.0) == 0.5
+    assert profiles.position_in_range([3.0, 1.0, 2.0], 1.0) == 0.0
+    # outside: below 0, above 1
+    assert profiles.position_in_range([1.0, 3.0], 0.0) == -0.5
+    assert profiles.position_in_range([1.0, 3.0], 4.0) == 1.5
+    # no range: one value, equal values, or none finite
+    assert math.isnan(profiles.position_in_range([2.0], 2.0))
+    assert math.isnan(profiles.position_in_range([2.0, 2.0], 2.0))
+    assert math.isnan(profiles.position_in_range([2.0, math.nan], 2.0))
+
+
+BETWEEN_ROWS = ["text.sack_red_joint.ne_loss"]
+
+
+@pytest.mark.parametrize("key", BETWEEN_ROWS)
+def test_between_diagnosis_holds_only_inside_the_range_of_our_values(key: str) -> None:
+    between = profiles.BETWEEN_CHECK.format(parameter="pkt_size")
+    assert DIAG[key].check == f"check.{key}.{between}"
+    assert outcome(key, 0.5) == dg.HOLDS
+    assert outcome(key, 0.0) == dg.HOLDS and outcome(key, 1.0) == dg.HOLDS
+    # the paper's value outside the range of ours: above the largest, below the smallest
+    assert outcome(key, 1.5) == dg.FAILS
+    assert outcome(key, -0.1) == dg.FAILS
+    # no range (fewer than two of our values): not computed, so the row stays unexplained
+    assert outcome(key, math.nan) == dg.NOT_COMPUTED
 
 
 # ---------------------------------------------------------------------------------------------
