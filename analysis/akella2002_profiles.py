@@ -84,6 +84,10 @@ TESTED_CHECK = PROFILE_CHECK + "_{parameter}"
 #: default and every tested value of one parameter: where the published number lies in the
 #: range of those values (:func:`position_in_range`: 0 to 1 inside it), ``check.<key>.<this>``
 BETWEEN_CHECK = TESTED_CHECK + "_between"
+#: The row's value at the paper's profile under one tested value (``value``: its name in the
+#: config), every one of them in the numbers, so a reader sees each size's goodput and loss
+#: beside the nearest: ``check.<key>.<this>``
+UNDER_VALUE = PROFILE_CHECK + "_under_{value}"
 #: The check of a joint NE's published beta_E: the beta_E of our beta best-response search with
 #: every flow's alpha at the published alpha_E, started at the published beta_E,
 #: ``check.<key>.<this>``
@@ -385,7 +389,8 @@ def tested_checks(
     """``check.<key>.published_profile_<parameter>`` of ``figure``'s NE goodput and loss
     (:func:`figure_profiles`), for each parameter of ``values``: the per-flow goodput or loss
     (as :func:`profile_checks`) with every flow at the paper's (alpha_E, beta_E) under each
-    tested value of it, the one nearest the published number. With ``defaults`` (the
+    tested value of it, the one nearest the published number, and each tested value's as
+    ``check.<key>.published_profile_under_<value>``. With ``defaults`` (the
     :func:`profile_checks` of the figure), also ``check.<key>.published_profile_<parameter>_
     between``: :func:`position_in_range` of the published number among the default's value and
     the tested values' (a published range or bound has none). ValueError when no point given
@@ -397,6 +402,9 @@ def tested_checks(
             missing = f"{figure}: no run of the published NE profile under {v.parameter} {v.label}"
             m = _metrics_at(point_dirs, seeds, want | dict(v.set), missing)
             under.setdefault(v.parameter, []).append(m)
+            for metric in ("ne_goodput", "ne_loss"):
+                key = number_key(figure, mode, metric)
+                out[f"check.{key}.{UNDER_VALUE.format(value=v.name)}"] = m[metric[3:]]
         for parameter, metrics in under.items():
             for metric in ("ne_goodput", "ne_loss"):
                 key = number_key(figure, mode, metric)

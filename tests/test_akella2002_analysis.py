@@ -1537,6 +1537,11 @@ def test_tested_checks_take_the_value_nearest_the_paper(tmp_path: Path) -> None:
         {
             "check.text.sack_red_joint.ne_goodput.published_profile_pkt_size": 0.8,
             "check.text.sack_red_joint.ne_loss.published_profile_pkt_size": 0.09,
+            # and every tested value's own
+            "check.text.sack_red_joint.ne_goodput.published_profile_under_pkt500": 0.8,
+            "check.text.sack_red_joint.ne_loss.published_profile_under_pkt500": 0.02,
+            "check.text.sack_red_joint.ne_goodput.published_profile_under_pkt1500": 0.72,
+            "check.text.sack_red_joint.ne_loss.published_profile_under_pkt1500": 0.09,
         }
     )
     # our own 1000-byte runs are no tested value: without the 1500-byte runs, refused
@@ -1557,6 +1562,10 @@ def test_tested_checks_take_the_value_nearest_the_paper(tmp_path: Path) -> None:
         | {
             "check.fig8a.sack_red.ne_goodput.published_profile_pkt_size": 0.96,
             "check.fig8a.sack_red.ne_loss.published_profile_pkt_size": 0.04,
+            "check.fig8a.sack_red.ne_goodput.published_profile_under_pkt500": 0.8,
+            "check.fig8a.sack_red.ne_loss.published_profile_under_pkt500": 0.04,
+            "check.fig8a.sack_red.ne_goodput.published_profile_under_pkt1500": 0.96,
+            "check.fig8a.sack_red.ne_loss.published_profile_under_pkt1500": 0.08,
         }
     )
     # the command line, as the profiles rule calls it
@@ -1577,7 +1586,7 @@ def test_tested_checks_take_the_value_nearest_the_paper(tmp_path: Path) -> None:
     between = dict(line.split(",") for line in text.splitlines() if "_pkt_size_between" in line)
     assert float(
         between["check.text.sack_red_joint.ne_loss.published_profile_pkt_size_between"]
-    ) == (pytest.approx(0.037 / 0.07))
+    ) == pytest.approx(0.037 / 0.07)
     assert float(
         between["check.text.sack_red_joint.ne_goodput.published_profile_pkt_size_between"]
     ) == pytest.approx(3.125)
